@@ -1,0 +1,25 @@
+// swift-tools-version:5.10
+import PackageDescription
+
+let package = Package(
+    name: "c1nk-gst",
+    products: [
+        .library(name: "C1nkGst", targets: ["C1nkGst"]),
+        .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
+        .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
+    ],
+    targets: [
+        // The only place with C: module map and a header of static inline helpers
+        // for what Swift cannot call (macros, casts, variadic functions).
+        .systemLibrary(
+            name: "CGStreamer",
+            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 libsoup-3.0",
+            providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
+                              "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev"])]
+        ),
+        .target(name: "C1nkGst", dependencies: ["CGStreamer"]),
+        .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
+        .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
+        .testTarget(name: "C1nkGstTests", dependencies: ["C1nkGst", "CGStreamer"]),
+    ]
+)

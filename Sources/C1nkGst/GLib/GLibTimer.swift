@@ -1,0 +1,43 @@
+import CGStreamer
+
+/// A one-shot or repeating timer on the default main context.
+/// Cancelled when `cancel()` is called or the timer is released.
+public final class GLibTimer {
+    private var sourceID: guint = 0
+    private let repeats: Bool
+    private let fire: () -> Void
+
+    /// Starts a timer that fires after `seconds` (and every `seconds` when `repeats`).
+    public init(after seconds: Double, repeats: Bool = false, _ fire: @escaping () -> Void) {
+        self.repeats = repeats
+        self.fire = fire
+        let milliseconds = guint(max(0, (seconds * 1000).rounded()))
+        let weakBox = Unmanaged.passRetained(WeakBox(self)).toOpaque()
+        sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+            let box = Unmanaged<WeakBox<GLibTimer>>.fromOpaque(data!).takeUnretainedValue()
+            guard let timer = box.object else { return 0 }
+            return timer.fired() ? 1 : 0
+        }, weakBox, { data in
+            Unmanaged<WeakBox<GLibTimer>>.fromOpaque(data!).release()
+        })
+    }
+
+    public var isActive: Bool { sourceID != 0 }
+
+    public func cancel() {
+        if sourceID != 0 { g_source_remove(sourceID); sourceID = 0 }
+    }
+
+    private func fired() -> Bool {
+        if !repeats { sourceID = 0 }
+        fire()
+        return repeats && sourceID != 0
+    }
+
+    deinit { cancel() }
+}
+
+final class WeakBox<T: AnyObject> {
+    weak var object: T?
+    init(_ object: T) { self.object = object }
+}

@@ -1,0 +1,2 @@
+import C1nkGst
+print("todo")
