@@ -1,0 +1,50 @@
+import Foundation
+import Glibc
+
+/// Writes one JSON object per line, `{"event": …, "callId": …, "t": <unix ms>, …}`,
+/// for scripts and tests (`--events PATH|-`). Each line is written whole and
+/// at once, so a reader tailing the file never sees half an event.
+public final class EventLog {
+    private let fd: Int32
+    private let ownsDescriptor: Bool
+    /// Events written so far, in order (for the demo summary and tests).
+    public private(set) var written: [[String: Any]] = []
+
+    /// Opens `path` for appending; "-" is standard output.
+    public init(path: String) throws {
+        if path == "-" {
+            fd = 1
+            ownsDescriptor = false
+        } else {
+            fd = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o644)
+            guard fd >= 0 else {
+                throw EventLogError(message: "cannot open the events file \(path): \(String(cString: strerror(errno)))")
+            }
+            ownsDescriptor = true
+        }
+    }
+
+    /// Keeps events in memory only.
+    public init() {
+        fd = -1
+        ownsDescriptor = false
+    }
+
+    public func emit(_ event: String, callId: String? = nil, _ fields: [String: Any] = [:]) {
+        var object = fields
+        object["event"] = event
+        object["t"] = MainContext.unixMilliseconds()
+        if let callId { object["callId"] = callId }
+        written.append(object)
+        guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        data.append(UInt8(ascii: "\n"))
+        data.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
+    }
+
+    deinit { if ownsDescriptor { close(fd) } }
+}
+
+public struct EventLogError: Error, CustomStringConvertible {
+    public let message: String
+    public var description: String { message }
+}

@@ -1,0 +1,179 @@
+import CGStreamer
+
+/// The door panel's side of one WebRTC session (the offerer): a test-pattern
+/// camera with the door's name drawn on it, a tone as the visitor's voice, and
+/// the resident's audio received and measured.
+public final class DoorMediaSession {
+    public enum VideoCodec: String, CaseIterable, Sendable {
+        case vp8, h264, vp9
+
+        var encoder: String {
+            switch self {
+            case .vp8: return "vp8enc deadline=1 cpu-used=8 keyframe-max-dist=60 error-resilient=partitions ! rtpvp8pay pt=96"
+            case .h264: return "x264enc tune=zerolatency speed-preset=ultrafast key-int-max=60 ! video/x-h264,profile=constrained-baseline ! rtph264pay pt=102 config-interval=-1 aggregate-mode=zero-latency"
+            case .vp9: return "vp9enc deadline=1 cpu-used=8 keyframe-max-dist=60 ! rtpvp9pay pt=98"
+            }
+        }
+
+        var rtpCaps: String {
+            switch self {
+            case .vp8: return "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000"
+            case .h264: return "application/x-rtp,media=video,encoding-name=H264,payload=102,clock-rate=90000"
+            case .vp9: return "application/x-rtp,media=video,encoding-name=VP9,payload=98,clock-rate=90000"
+            }
+        }
+    }
+
+    public struct Options: Sendable {
+        public var doorName = "Hlavný vchod"
+        public var codec = VideoCodec.vp8
+        public var width = 640
+        public var height = 480
+        public var framerate = 30
+        public var ice = IceConfiguration()
+        /// The visitor's voice: any audio source description.
+        public var audioSource = "audiotestsrc is-live=true wave=sine freq=440 volume=0.4"
+        public init() {}
+    }
+
+    public var onOffer: ((String) -> Void)?
+    public var onLocalCandidate: ((IceCandidate) -> Void)?
+    public var onConnected: (() -> Void)?
+    public var onFailure: ((String) -> Void)?
+    /// The resident's audio level (dBFS RMS, loudest channel), every 50 ms.
+    public var onHeardLevel: ((Double) -> Void)?
+
+    private let log = Log.media
+    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let webrtc: WebRTCBin
+    private var busWatch: BusWatch?
+    private var mids: [UInt32: String] = [:]
+    private var stopped = false
+    private var connected = false
+    private var offered = false
+
+    public init(options: Options) throws {
+        GStreamer.initialize()
+        pipeline = gst_pipeline_new("c1nk-door")
+        gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
+        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
+        let video = try PipelineBin.make(
+            "videotestsrc is-live=true pattern=smpte ! video/x-raw,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
+            + " ! textoverlay text=\"\(label)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
+            + " ! \(options.codec.encoder) ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\"",
+            name: "door-camera", output: true)
+        let audio = try PipelineBin.make(
+            "\(options.audioSource) ! audioconvert ! audioresample ! opusenc ! rtpopuspay pt=111"
+            + " ! capsfilter name=\(PipelineBin.outputName) caps=\"application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000\"",
+            name: "door-voice", output: true)
+        let heard = try PipelineBin.make(
+            "decodebin ! audioconvert ! level name=heard-level interval=50000000 ! fakesink sync=false", name: "door-speaker", input: true)
+        let heardPad = gst_element_get_static_pad(heard, "sink")!
+        webrtc = try WebRTCBin(name: "webrtc", ice: options.ice, latencyMilliseconds: 50) { pad in
+            // Streaming thread: only link.
+            if Gst.capsField(pad, "media") == "audio", gst_pad_is_linked(heardPad) == 0 {
+                gst_pad_link(pad, heardPad)
+            }
+        }
+        gst_object_unref(UnsafeMutableRawPointer(heardPad))
+        for element in [webrtc.element, video, audio, heard] { gst_bin_add(bin, element) }
+        try link(video, toLine: 0)
+        try link(audio, toLine: 1)
+        setDirections()
+
+        webrtc.onNegotiationNeeded = { [weak self] in self?.makeOffer() }
+        webrtc.onLocalCandidate = { [weak self] mline, candidate in
+            guard let self, !self.stopped else { return }
+            self.onLocalCandidate?(IceCandidate(candidate: candidate, sdpMid: self.mids[mline], sdpMLineIndex: Int(mline)))
+        }
+        webrtc.onConnectionState = { [weak self] state in
+            guard let self, !self.stopped else { return }
+            if state == GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED, !self.connected {
+                self.connected = true
+                self.onConnected?()
+            } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
+                self.onFailure?("the WebRTC connection failed")
+            }
+        }
+        busWatch = BusWatch(pipeline) { [weak self] message in
+            guard let self else { return }
+            if message.pointee.type == GST_MESSAGE_ELEMENT, let level = AudioLevel.rms(from: message) {
+                self.onHeardLevel?(level)
+            } else if message.pointee.type == GST_MESSAGE_ERROR {
+                self.onFailure?(PipelineMessage.describeError(message))
+            }
+        }
+        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+            stop()
+            throw MediaError.pipeline("the door pipeline would not start")
+        }
+    }
+
+    public func applyAnswer(_ sdp: String) {
+        webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_ANSWER, sdp: sdp) { [weak self] error in
+            if let error { self?.onFailure?("the answer was refused: \(error)") }
+        }
+    }
+
+    public func addRemoteCandidate(_ candidate: IceCandidate) {
+        guard !stopped else { return }
+        webrtc.addRemoteCandidate(mlineIndex: UInt32(max(0, candidate.sdpMLineIndex)), candidate: candidate.candidate)
+    }
+
+    public func stop() {
+        guard !stopped else { return }
+        stopped = true
+        webrtc.disconnect()
+        busWatch?.remove()
+        gst_element_set_state(pipeline, GST_STATE_NULL)
+        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+    }
+
+    deinit { stop() }
+
+    private func link(_ source: UnsafeMutablePointer<GstElement>, toLine index: Int) throws {
+        guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
+            throw MediaError.negotiation("webrtcbin gave no sink_\(index)")
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
+        let sourcePad = gst_element_get_static_pad(source, "src")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(sourcePad)) }
+        guard gst_pad_link(sourcePad, sinkPad) == GST_PAD_LINK_OK else {
+            throw MediaError.negotiation("cannot link \(Gst.name(source)) to webrtcbin")
+        }
+    }
+
+    /// Video is send-only (a door shows itself, it watches nobody); audio both ways.
+    private func setDirections() {
+        guard let transceivers = c1nk_emit_get_transceivers(UnsafeMutableRawPointer(webrtc.element)) else { return }
+        defer { g_array_unref(transceivers) }
+        let items = transceivers.pointee.data.withMemoryRebound(to: UnsafeMutableRawPointer?.self,
+                                                               capacity: Int(transceivers.pointee.len)) { pointer in
+            (0..<Int(transceivers.pointee.len)).compactMap { pointer[$0] }
+        }
+        // Transceivers come in the order their pads were requested: video, then audio.
+        for (index, transceiver) in items.enumerated() {
+            let direction = index == 0 ? "sendonly" : "sendrecv"
+            ObjectProperty.set(transceiver, "direction", direction)
+        }
+    }
+
+    /// webrtcbin asks for negotiation once per transceiver; one offer covers them all.
+    private func makeOffer() {
+        guard !stopped, !offered else { return }
+        offered = true
+        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_OFFER) { [weak self] result in
+            guard let self, !self.stopped else { return }
+            switch result {
+            case .success(let sdp):
+                if let summary = try? OfferSummary(sdp: sdp) {
+                    for (index, line) in summary.lines.enumerated() { self.mids[UInt32(index)] = line.mid }
+                }
+                self.onOffer?(sdp)
+            case .failure(let error):
+                self.onFailure?("\(error)")
+            }
+        }
+    }
+}

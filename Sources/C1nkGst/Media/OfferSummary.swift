@@ -1,0 +1,68 @@
+import CGStreamer
+
+/// What the answerer needs to know of the door's offer before answering:
+/// which m-lines carry what, their mids, and how to send audio back.
+struct OfferSummary: Equatable {
+    struct MediaLine: Equatable {
+        var kind: String      // "audio" or "video"
+        var mid: String?
+        /// encoding name → payload type, e.g. "OPUS" → 111
+        var payloadTypes: [String: Int]
+    }
+
+    var lines: [MediaLine]
+
+    init(sdp: String) throws {
+        var message: UnsafeMutablePointer<GstSDPMessage>?
+        guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
+            throw MediaError.negotiation("the door's offer is not valid SDP")
+        }
+        defer { gst_sdp_message_free(message) }
+        lines = []
+        for index in 0..<gst_sdp_message_medias_len(message) {
+            guard let media = gst_sdp_message_get_media(message, index) else { continue }
+            let kind = gst_sdp_media_get_media(media).map { String(cString: $0) } ?? ""
+            let mid = gst_sdp_media_get_attribute_val(media, "mid").map { String(cString: $0) }
+            var payloadTypes: [String: Int] = [:]
+            var n: guint = 0
+            while let value = gst_sdp_media_get_attribute_val_n(media, "rtpmap", n) {
+                // "111 OPUS/48000/2"
+                let parts = String(cString: value).split(separator: " ", maxSplits: 1)
+                if parts.count == 2, let pt = Int(parts[0]) {
+                    let name = parts[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
+                    if payloadTypes[name] == nil { payloadTypes[name] = pt }
+                }
+                n += 1
+            }
+            lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes))
+        }
+        if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
+    }
+
+    var audioLineIndex: Int? { lines.firstIndex { $0.kind == "audio" } }
+    var hasVideo: Bool { lines.contains { $0.kind == "video" } }
+
+    func mid(forLine index: UInt32) -> String? {
+        Int(index) < lines.count ? lines[Int(index)].mid : nil
+    }
+
+    /// The encoder chain and RTP caps for our audio toward the door, in the
+    /// order we prefer: Opus, then G.711 µ-law, then A-law.
+    func audioSendChain() -> (encoder: String, caps: String)? {
+        guard let index = audioLineIndex else { return nil }
+        let types = lines[index].payloadTypes
+        if let pt = types["OPUS"] {
+            return ("opusenc ! rtpopuspay pt=\(pt)",
+                    "application/x-rtp,media=audio,encoding-name=OPUS,clock-rate=48000,payload=\(pt)")
+        }
+        if let pt = types["PCMU"] {
+            return ("mulawenc ! rtppcmupay pt=\(pt)",
+                    "application/x-rtp,media=audio,encoding-name=PCMU,clock-rate=8000,payload=\(pt)")
+        }
+        if let pt = types["PCMA"] {
+            return ("alawenc ! rtppcmapay pt=\(pt)",
+                    "application/x-rtp,media=audio,encoding-name=PCMA,clock-rate=8000,payload=\(pt)")
+        }
+        return nil
+    }
+}

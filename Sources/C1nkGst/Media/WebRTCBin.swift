@@ -1,0 +1,165 @@
+import CGStreamer
+
+/// A `webrtcbin` element with Swift operations: descriptions, candidates,
+/// connection state. Shared by the answerer and the simulated door.
+///
+/// Threading: webrtcbin answers promises and emits its signals on its own
+/// threads. Every callback here is re-posted to the main context before it
+/// reaches Swift state, except `onSourcePad`, which must link the new pad at
+/// once on the streaming thread (data is already flowing) and so may only
+/// touch what was prepared before negotiation.
+final class WebRTCBin {
+    let element: UnsafeMutablePointer<GstElement>
+    private var signals: [SignalConnection] = []
+    private let log = Log.media
+
+    /// A local ICE candidate (m-line index, `candidate:…` line), on the main context.
+    var onLocalCandidate: ((UInt32, String) -> Void)?
+    /// The aggregate peer-connection state changed, on the main context.
+    var onConnectionState: ((GstWebRTCPeerConnectionState) -> Void)?
+    /// webrtcbin wants an offer (offerer side), on the main context.
+    var onNegotiationNeeded: (() -> Void)?
+
+    /// Creates the element with the ICE settings and jitterbuffer latency.
+    /// `onSourcePad` runs on a streaming thread for each receiving pad.
+    init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
+         onSourcePad: @escaping (UnsafeMutablePointer<GstPad>) -> Void) throws {
+        guard let element = gst_element_factory_make("webrtcbin", name) else {
+            throw MediaError.missingElement("webrtcbin", package: "gstreamer1.0-plugins-bad")
+        }
+        self.element = element
+        gst_object_ref_sink(UnsafeMutableRawPointer(element))
+        let raw = UnsafeMutableRawPointer(element)
+        ObjectProperty.set(raw, "bundle-policy", "max-bundle")
+        ObjectProperty.set(raw, "latency", String(latencyMilliseconds))
+        if let stun = ice.stunServers.first {
+            ObjectProperty.set(raw, "stun-server", IceConfiguration.webrtcbinURL(stun))
+            if ice.stunServers.count > 1 {
+                log.debug("webrtcbin takes one STUN server; using \(stun)")
+            }
+        }
+        for turn in ice.turnServers {
+            if c1nk_emit_string_returns_bool(raw, "add-turn-server", IceConfiguration.webrtcbinURL(turn)) == 0 {
+                throw MediaError.badConfiguration("webrtcbin refused the TURN server \(turn); expected turn://user:pass@host:port")
+            }
+        }
+        let addresses = ice.effectiveLocalAddresses()
+        if !addresses.isEmpty, let agent = c1nk_object_get_object(raw, "ice-agent") {
+            for address in addresses where c1nk_emit_string_returns_bool(agent, "add-local-ip-address", address) == 0 {
+                log.warning("cannot gather ICE candidates on \(address)")
+            }
+            // Plain unref: the agent is still floating inside webrtcbin 1.22, and
+            // sinking it would steal webrtcbin's own reference.
+            gst_object_unref(agent)
+        }
+
+        signals.append(SignalConnection.connect(raw, "on-ice-candidate") { [weak self] (mline: UInt32, candidate: String) in
+            MainContext.post { self?.onLocalCandidate?(mline, candidate) }
+        })
+        signals.append(SignalConnection.connect(raw, "notify::connection-state") { [weak self] (_: gpointer?) in
+            let state = GstWebRTCPeerConnectionState(rawValue: UInt32(c1nk_object_get_int(raw, "connection-state")))
+            MainContext.post { self?.onConnectionState?(state) }
+        })
+        signals.append(SignalConnection.connect(raw, "on-negotiation-needed") { [weak self] in
+            MainContext.post { self?.onNegotiationNeeded?() }
+        })
+        signals.append(SignalConnection.connect(raw, "pad-added") { (pad: gpointer?) in
+            guard let pad = pad?.assumingMemoryBound(to: GstPad.self), gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
+            onSourcePad(pad)
+        })
+    }
+
+    /// Applies the remote description; `completion(nil)` on success, or the error.
+    func setRemoteDescription(_ type: GstWebRTCSDPType, sdp: String, completion: @escaping (String?) -> Void) {
+        var message: UnsafeMutablePointer<GstSDPMessage>?
+        guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
+            completion("the SDP does not parse")
+            return
+        }
+        let description = gst_webrtc_session_description_new(type, message)
+        let promise = Promise.make { replied, reply in
+            let error = Promise.errorMessage(replied: replied, reply)
+            MainContext.post { completion(error) }
+        }
+        c1nk_emit_pointer_pointer(UnsafeMutableRawPointer(element), "set-remote-description",
+                                  UnsafeMutableRawPointer(description), UnsafeMutableRawPointer(promise))
+        gst_webrtc_session_description_free(description)
+        gst_promise_unref(promise)
+    }
+
+    /// Creates an answer (or offer) and applies it as the local description;
+    /// the SDP text or an error, on the main context.
+    func createLocalDescription(_ type: GstWebRTCSDPType, completion: @escaping (Result<String, MediaError>) -> Void) {
+        let field = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "answer" : "offer"
+        let signal = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "create-answer" : "create-offer"
+        let raw = UnsafeMutableRawPointer(element)
+        let promise = Promise.make { replied, reply in
+            if let error = Promise.errorMessage(replied: replied, reply) {
+                MainContext.post { completion(.failure(.negotiation("\(signal) failed: \(error)"))) }
+                return
+            }
+            guard let reply, let value = gst_structure_get_value(reply, field),
+                  let boxed = g_value_get_boxed(value) else {
+                MainContext.post { completion(.failure(.negotiation("\(signal) gave no \(field)"))) }
+                return
+            }
+            let description = boxed.assumingMemoryBound(to: GstWebRTCSessionDescription.self)
+            let text = gst_sdp_message_as_text(description.pointee.sdp).map { pointer -> String in
+                defer { g_free(pointer) }
+                return String(cString: pointer)
+            } ?? ""
+            c1nk_emit_pointer_pointer(raw, "set-local-description", UnsafeMutableRawPointer(description), nil)
+            MainContext.post { completion(.success(text)) }
+        }
+        c1nk_emit_pointer_pointer(raw, signal, nil, UnsafeMutableRawPointer(promise))
+        gst_promise_unref(promise)
+    }
+
+    func addRemoteCandidate(mlineIndex: UInt32, candidate: String) {
+        guard !candidate.isEmpty else { return } // end-of-candidates: nothing to add in 1.22
+        c1nk_emit_uint_string(UnsafeMutableRawPointer(element), "add-ice-candidate", mlineIndex, candidate)
+    }
+
+    /// Stops listening; call before the pipeline goes to NULL.
+    func disconnect() {
+        signals.forEach { $0.disconnect() }
+        signals.removeAll()
+        onLocalCandidate = nil
+        onConnectionState = nil
+        onNegotiationNeeded = nil
+    }
+
+    deinit {
+        disconnect()
+        gst_object_unref(UnsafeMutableRawPointer(element))
+    }
+
+    /// Generates the DTLS certificate now, so the first ring does not pay for
+    /// it (170–530 ms on a small CPU): dtlsdec caches it for the process.
+    static func warmUp() {
+        GStreamer.initialize()
+        if let element = gst_element_factory_make("dtlsdec", nil) {
+            gst_object_unref(UnsafeMutableRawPointer(gst_object_ref_sink(UnsafeMutableRawPointer(element))))
+        }
+    }
+}
+
+/// What goes wrong in media, said so that a user can act on it.
+public enum MediaError: Error, Equatable, CustomStringConvertible {
+    case missingElement(String, package: String)
+    case badDescription(String, detail: String)
+    case badConfiguration(String)
+    case negotiation(String)
+    case pipeline(String)
+
+    public var description: String {
+        switch self {
+        case let .missingElement(name, package):
+            return "GStreamer element '\(name)' is not installed (Debian package \(package))"
+        case let .badDescription(description, detail):
+            return "cannot build the pipeline '\(description)': \(detail)"
+        case let .badConfiguration(text), let .negotiation(text), let .pipeline(text):
+            return text
+        }
+    }
+}

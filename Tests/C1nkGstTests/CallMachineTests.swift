@@ -1,0 +1,704 @@
+import XCTest
+@testable import C1nkGst
+
+private typealias Event = CallMachine.Event
+private typealias Action = CallMachine.Action
+
+private let current = "call-1"
+private let foreign = "call-2"
+private let door = "Hlavný vchod"
+private let offerSdp = "v=0 offer"
+private let answerSdp = "v=0 answer"
+private let remoteCandidate = IceCandidate(candidate: "candidate:1 1 UDP 2122260223 10.0.0.2 50000 typ host",
+                                           sdpMid: "0", sdpMLineIndex: 0)
+private let localCandidate = IceCandidate(candidate: "candidate:2 1 UDP 2122260223 10.0.0.3 50001 typ host",
+                                          sdpMid: "0", sdpMLineIndex: 0)
+
+// MARK: - Events and states
+
+/// Every event that carries a callId, once per case (twice for call-end: the
+/// mapped reason and any other).
+private func callEvents(for id: String) -> [Event] {
+    [.incoming(callId: id, doorName: door), .joinOk(callId: id), .offer(callId: id, sdp: offerSdp),
+     .remoteCandidate(callId: id, candidate: remoteCandidate), .doorOpenOk(callId: id),
+     .callEnd(callId: id, reason: "answered-elsewhere"), .callEnd(callId: id, reason: "door-hangup"),
+     .answerCreated(callId: id, sdp: answerSdp), .localCandidate(callId: id, candidate: localCandidate),
+     .mediaConnected(callId: id), .firstFrame(callId: id), .mediaFailed(callId: id, reason: "dtls failed"),
+     .connectTimeout(callId: id)]
+}
+
+private let callFreeEvents: [Event] = [.signalingReconnected, .userAccept, .userReject, .userHangup,
+                                       .userOpenDoor, .userMute(true), .userMute(false), .shutdown]
+
+private let everyEvent = callEvents(for: current) + callEvents(for: foreign) + callFreeEvents
+
+/// No `default`: a new Event case stops this file compiling until the lists
+/// above (and `eventCaseCount`) include it.
+private func caseName(_ event: Event) -> String {
+    switch event {
+    case .incoming: "incoming"
+    case .joinOk: "joinOk"
+    case .offer: "offer"
+    case .remoteCandidate: "remoteCandidate"
+    case .doorOpenOk: "doorOpenOk"
+    case .callEnd: "callEnd"
+    case .signalingReconnected: "signalingReconnected"
+    case .answerCreated: "answerCreated"
+    case .localCandidate: "localCandidate"
+    case .mediaConnected: "mediaConnected"
+    case .firstFrame: "firstFrame"
+    case .mediaFailed: "mediaFailed"
+    case .userAccept: "userAccept"
+    case .userReject: "userReject"
+    case .userHangup: "userHangup"
+    case .userOpenDoor: "userOpenDoor"
+    case .userMute: "userMute"
+    case .connectTimeout: "connectTimeout"
+    case .shutdown: "shutdown"
+    }
+}
+
+private let eventCaseCount = 19
+
+private func eventCallId(_ event: Event) -> String? {
+    switch event {
+    case let .incoming(id, _), let .joinOk(id), let .offer(id, _), let .remoteCandidate(id, _),
+         let .doorOpenOk(id), let .callEnd(id, _), let .answerCreated(id, _), let .localCandidate(id, _),
+         let .mediaConnected(id), let .firstFrame(id), let .mediaFailed(id, _), let .connectTimeout(id):
+        return id
+    case .signalingReconnected, .userAccept, .userReject, .userHangup, .userOpenDoor, .userMute, .shutdown:
+        return nil
+    }
+}
+
+private func actionCallId(_ action: Action) -> String? {
+    switch action {
+    case let .emit(_, id, _), let .startMedia(id, _, _), let .addRemoteCandidate(id, _), let .stopMedia(id),
+         let .enableAudio(id), let .startConnectTimer(id), let .callAccepted(id):
+        return id
+    case let .send(message):
+        return message.callId
+    case .startRingtone, .stopRingtone, .setMicrophoneMuted, .cancelConnectTimer:
+        return nil
+    }
+}
+
+/// The reachable states, each as the events that lead to it.
+private enum Script {
+    static let idle: [Event] = []
+    static let ringing: [Event] = [.incoming(callId: current, doorName: door)]
+    static let joined = ringing + [.joinOk(callId: current)]
+    static let withMedia = joined + [.offer(callId: current, sdp: offerSdp)]
+    static let answerSent = withMedia + [.answerCreated(callId: current, sdp: answerSdp)]
+    static let previewConnected = answerSent + [.mediaConnected(callId: current), .firstFrame(callId: current)]
+    static let acceptPending = withMedia + [.userAccept]
+    static let accepted = answerSent + [.userAccept]
+    static let acceptedConnected = accepted + [.mediaConnected(callId: current), .firstFrame(callId: current)]
+    static let afterCall = answerSent + [.userReject]
+
+    static let all: [(name: String, events: [Event])] = [
+        ("idle", idle), ("ringing", ringing), ("ringing+joined", joined), ("ringing with media", withMedia),
+        ("ringing, answer sent", answerSent), ("ringing, media connected", previewConnected),
+        ("ringing, accept pending", acceptPending), ("accepted", accepted),
+        ("accepted, media connected", acceptedConnected), ("idle after a call", afterCall),
+    ]
+}
+
+// MARK: - Expected actions
+
+private func ringing(_ id: String = current) -> [Action] {
+    [.emit(name: "ringing", callId: id, fields: ["doorName": door]), .startRingtone,
+     .send(.join(callId: id)), .startConnectTimer(callId: id)]
+}
+
+private func accepting(_ id: String = current) -> [Action] {
+    [.stopRingtone, .send(.accept(callId: id)), .enableAudio(callId: id),
+     .emit(name: "accepted", callId: id, fields: [:]), .callAccepted(callId: id)]
+}
+
+private func ended(_ reason: String, _ id: String = current, serverReason: String? = nil) -> Action {
+    var fields = ["reason": reason, "doorName": door]
+    if let serverReason { fields["serverReason"] = serverReason }
+    return .emit(name: "ended", callId: id, fields: fields)
+}
+
+private func isEnded(_ action: Action) -> Bool {
+    if case .emit("ended", _, _) = action { return true }
+    return false
+}
+
+// MARK: - Harness
+
+/// A machine plus what the outside world has seen it do, so invariants that
+/// span several events are checked after every single one.
+private struct Harness {
+    var machine = CallMachine()
+    var trace: [Event] = []
+    /// Calls the user tapped accept for while they were current.
+    var userAccepted: Set<String> = []
+    var answerSent: Set<String> = []
+    var acceptSent: Set<String> = []
+    var endedCount: [String: Int] = [:]
+
+    init(_ events: [Event] = [], file: StaticString = #filePath, line: UInt = #line) {
+        for event in events { step(event, file: file, line: line) }
+    }
+
+    @discardableResult
+    mutating func step(_ event: Event, file: StaticString = #filePath, line: UInt = #line) -> [Action] {
+        let before = machine.call
+        if event == .userAccept, let before { userAccepted.insert(before.callId) }
+        let actions = machine.handle(event)
+        trace.append(event)
+        check(actions, after: event, callBefore: before, file: file, line: line)
+        return actions
+    }
+
+    private mutating func check(_ actions: [Action], after event: Event, callBefore: CallMachine.Call?,
+                                file: StaticString, line: UInt) {
+        let trace = self.trace
+        func context() -> String { "events \(trace) gave \(actions)" }
+        var endedNow: [String] = []
+        for (index, action) in actions.enumerated() {
+            if let id = actionCallId(action) {
+                let allowed = [callBefore?.callId, { if case let .incoming(id, _) = event { id } else { nil } }()]
+                XCTAssert(allowed.contains(id), "action for an unrelated call; \(context())", file: file, line: line)
+            }
+            switch action {
+            case let .send(.answer(id, _)):
+                answerSent.insert(id)
+            case let .send(.accept(id)):
+                XCTAssert(userAccepted.contains(id) && answerSent.contains(id),
+                          "accept before the user accepted and our answer was out; \(context())", file: file, line: line)
+                XCTAssertFalse(acceptSent.contains(id), "accept sent twice; \(context())", file: file, line: line)
+                acceptSent.insert(id)
+            case let .enableAudio(id):
+                XCTAssert(userAccepted.contains(id) && answerSent.contains(id) && acceptSent.contains(id),
+                          "audio on before accept; \(context())", file: file, line: line)
+            case let .startMedia(id, _, audioEnabled):
+                XCTAssertEqual(audioEnabled, acceptSent.contains(id),
+                               "media audio must be on exactly when accepted; \(context())", file: file, line: line)
+            case .emit("ringing", _, _):
+                XCTAssertEqual(index, 0, "ringing must come first; \(context())", file: file, line: line)
+            case let .emit("ended", id, _):
+                endedNow.append(id)
+                endedCount[id, default: 0] += 1
+                XCTAssertEqual(endedCount[id], 1, "second ended for \(id); \(context())", file: file, line: line)
+                XCTAssertEqual(index, actions.count - 1, "ended must be the last action; \(context())",
+                               file: file, line: line)
+            default:
+                break
+            }
+        }
+        for id in endedNow {
+            XCTAssertNotEqual(machine.call?.callId, id, "call kept after ended; \(context())", file: file, line: line)
+        }
+    }
+
+    /// Stops the process and checks every ring got exactly one `ended`.
+    mutating func shutDownAndCheckEveryRingEnded(file: StaticString = #filePath, line: UInt = #line) {
+        step(.shutdown, file: file, line: line)
+        XCTAssertNil(machine.call, file: file, line: line)
+        for id in machine.handledCallIds {
+            XCTAssertEqual(endedCount[id], 1, "ring \(id) ended \(endedCount[id] ?? 0) times; events \(trace)",
+                           file: file, line: line)
+        }
+    }
+}
+
+/// Deterministic, so a failing walk replays identically.
+private struct SplitMix64: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+final class CallMachineTests: XCTestCase {
+    private func drive(_ events: [Event], file: StaticString = #filePath, line: UInt = #line) -> CallMachine {
+        Harness(events, file: file, line: line).machine
+    }
+
+    // MARK: Every event in every state
+
+    func testEventListsCoverEveryEventCase() {
+        XCTAssertEqual(Set(everyEvent.map(caseName)).count, eventCaseCount)
+    }
+
+    func testReachableStatesHaveTheExpectedShape() {
+        XCTAssertNil(drive(Script.idle).call)
+        XCTAssertNil(drive(Script.afterCall).call)
+        XCTAssertEqual(drive(Script.afterCall).handledCallIds, [current])
+
+        var call = CallMachine.Call(callId: current, doorName: door)
+        XCTAssertEqual(drive(Script.ringing).call, call)
+        call.joined = true
+        XCTAssertEqual(drive(Script.joined).call, call)
+        call.hasMedia = true
+        XCTAssertEqual(drive(Script.withMedia).call, call)
+        var pending = call
+        pending.acceptPending = true
+        XCTAssertEqual(drive(Script.acceptPending).call, pending)
+        call.answerSent = true
+        XCTAssertEqual(drive(Script.answerSent).call, call)
+        var preview = call
+        preview.mediaConnected = true
+        preview.firstFrameSeen = true
+        XCTAssertEqual(drive(Script.previewConnected).call, preview)
+        call.phase = .accepted
+        XCTAssertEqual(drive(Script.accepted).call, call)
+        call.mediaConnected = true
+        call.firstFrameSeen = true
+        XCTAssertEqual(drive(Script.acceptedConnected).call, call)
+    }
+
+    func testEveryEventInEveryStateKeepsTheInvariants() {
+        for (name, script) in Script.all {
+            for event in everyEvent {
+                var harness = Harness(script)
+                let wasAccepted = harness.machine.call?.phase == .accepted
+                let actions = harness.step(event)
+                XCTAssertLessThanOrEqual(actions.filter(isEnded).count, 1, "\(name) + \(event)")
+                if case .userMute = event, !wasAccepted {
+                    XCTAssertEqual(actions, [], "mute before accept in \(name)")
+                }
+                harness.shutDownAndCheckEveryRingEnded()
+            }
+        }
+    }
+
+    func testEventsForAForeignCallDoNothingInEveryState() {
+        for (name, script) in Script.all {
+            let start = drive(script)
+            let foreignIds: [String] = [current, foreign].filter { $0 != start.call?.callId }
+            for event in foreignIds.flatMap(callEvents(for:)) {
+                if case .incoming = event { continue }  // a ring for another call is not foreign: it starts one
+                var machine = start
+                XCTAssertEqual(machine.handle(event), [], "\(name) + \(event)")
+                XCTAssertEqual(machine, start, "\(name) + \(event) changed the state")
+            }
+        }
+    }
+
+    func testEveryPairOfEventsFromEveryStateKeepsTheInvariants() {
+        for (_, script) in Script.all {
+            let start = Harness(script)
+            for first in everyEvent {
+                var afterFirst = start
+                afterFirst.step(first)
+                for second in everyEvent {
+                    var harness = afterFirst
+                    harness.step(second)
+                    harness.shutDownAndCheckEveryRingEnded()
+                }
+            }
+        }
+    }
+
+    func testRandomEventSequencesKeepTheInvariants() {
+        var random = SplitMix64(state: 0xC1_4E_0000)
+        // A third id so that a ring can arrive after the first two calls ended.
+        let alphabet = everyEvent + callEvents(for: "call-3")
+        for _ in 0..<300 {
+            var harness = Harness()
+            for _ in 0..<40 { harness.step(alphabet.randomElement(using: &random)!) }
+            harness.shutDownAndCheckEveryRingEnded()
+        }
+    }
+
+    // MARK: Ringing
+
+    func testIncomingSignalsRingingBeforeAnyNetworkOrMediaWork() {
+        var machine = CallMachine()
+        XCTAssertEqual(machine.handle(.incoming(callId: current, doorName: door)), ringing())
+        XCTAssertEqual(machine.call, CallMachine.Call(callId: current, doorName: door))
+    }
+
+    func testOfferWhileRingingStartsMediaWithAudioOff() {
+        var machine = drive(Script.joined)
+        XCTAssertEqual(machine.handle(.offer(callId: current, sdp: offerSdp)),
+                       [.startMedia(callId: current, offer: offerSdp, audioEnabled: false)])
+    }
+
+    func testAnswerCreatedSendsTheAnswer() {
+        var machine = drive(Script.withMedia)
+        XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
+                       [.send(.answer(callId: current, sdp: answerSdp))])
+    }
+
+    func testCandidatesFlowBothWaysOnceThereIsMedia() {
+        var machine = drive(Script.joined)
+        XCTAssertEqual(machine.handle(.remoteCandidate(callId: current, candidate: remoteCandidate)), [],
+                       "no media session to add it to yet")
+        XCTAssertEqual(machine.handle(.localCandidate(callId: current, candidate: localCandidate)),
+                       [.send(.ice(callId: current, candidate: localCandidate))])
+        _ = machine.handle(.offer(callId: current, sdp: offerSdp))
+        XCTAssertEqual(machine.handle(.remoteCandidate(callId: current, candidate: remoteCandidate)),
+                       [.addRemoteCandidate(callId: current, candidate: remoteCandidate)])
+    }
+
+    func testDuplicateIncomingIsIgnored() {
+        for script in [Script.ringing, Script.answerSent, Script.accepted, Script.afterCall] {
+            let start = drive(script)
+            var machine = start
+            XCTAssertEqual(machine.handle(.incoming(callId: current, doorName: door)), [])
+            XCTAssertEqual(machine, start)
+        }
+    }
+
+    func testIncomingForAnotherCallWhileBusyRejectsItAsBusy() {
+        for script in [Script.ringing, Script.acceptPending, Script.accepted, Script.acceptedConnected] {
+            let start = drive(script)
+            var machine = start
+            XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)),
+                           [.send(.reject(callId: foreign)), ended("busy", foreign)])
+            XCTAssertEqual(machine.call, start.call, "the current call is untouched")
+            XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), [], "already handled")
+        }
+    }
+
+    func testNewRingAfterACallEndedRingsAgain() {
+        var machine = drive(Script.afterCall)
+        XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), ringing(foreign))
+        XCTAssertEqual(machine.call?.callId, foreign)
+    }
+
+    // MARK: Accepting
+
+    func testAcceptAfterAnswerAcceptsAtOnce() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.userAccept), accepting())
+        XCTAssertEqual(machine.call?.phase, .accepted)
+    }
+
+    func testAcceptBeforeAnswerWaitsForTheAnswer() {
+        var machine = drive(Script.withMedia)
+        XCTAssertEqual(machine.handle(.userAccept), [])
+        XCTAssertEqual(machine.call?.phase, .ringing)
+        XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
+                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+        XCTAssertEqual(machine.call?.phase, .accepted)
+        XCTAssertEqual(machine.call?.acceptPending, false)
+    }
+
+    func testAcceptBeforeOfferKeepsAudioOffUntilOurAnswerIsOut() {
+        var machine = drive(Script.joined)
+        XCTAssertEqual(machine.handle(.userAccept), [])
+        XCTAssertEqual(machine.handle(.offer(callId: current, sdp: offerSdp)),
+                       [.startMedia(callId: current, offer: offerSdp, audioEnabled: false)])
+        XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
+                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+    }
+
+    func testSecondAcceptTapDoesNothing() {
+        var pending = drive(Script.acceptPending)
+        XCTAssertEqual(pending.handle(.userAccept), [])
+        XCTAssertEqual(pending.handle(.answerCreated(callId: current, sdp: answerSdp)),
+                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+        var accepted = drive(Script.accepted)
+        XCTAssertEqual(accepted.handle(.userAccept), [])
+    }
+
+    func testAcceptWithNoCallDoesNothing() {
+        var machine = drive(Script.afterCall)
+        XCTAssertEqual(machine.handle(.userAccept), [])
+    }
+
+    // MARK: Ending
+
+    func testRejectBeforeAcceptSendsRejectAndEndsRejected() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.userReject),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                        .stopMedia(callId: current), ended("rejected")])
+        XCTAssertNil(machine.call)
+    }
+
+    func testRejectBeforeAnyOfferHasNoMediaToStop() {
+        var machine = drive(Script.ringing)
+        XCTAssertEqual(machine.handle(.userReject),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone, ended("rejected")])
+    }
+
+    func testRejectWhileAcceptPendingStillRejects() {
+        var machine = drive(Script.acceptPending)
+        XCTAssertEqual(machine.handle(.userReject),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                        .stopMedia(callId: current), ended("rejected")])
+    }
+
+    func testHangupBeforeAcceptIsAReject() {
+        var machine = drive(Script.withMedia)
+        XCTAssertEqual(machine.handle(.userHangup),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                        .stopMedia(callId: current), ended("rejected")])
+    }
+
+    func testHangupAfterAcceptSendsHangupAndEndsHangup() {
+        for event in [Event.userHangup, .userReject] {
+            var machine = drive(Script.acceptedConnected)
+            XCTAssertEqual(machine.handle(event),
+                           [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+                            ended("hangup")], "\(event)")
+            XCTAssertNil(machine.call)
+        }
+    }
+
+    func testCallEndAnsweredElsewhereEndsWithThatReason() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.callEnd(callId: current, reason: "answered-elsewhere")),
+                       [.cancelConnectTimer, .stopRingtone, .stopMedia(callId: current),
+                        ended("answered-elsewhere", serverReason: "answered-elsewhere")])
+        XCTAssertNil(machine.call)
+    }
+
+    func testCallEndWithAnyOtherReasonEndsRemoteWithTheServerReason() {
+        for reason in ["door-hangup", "timeout", "", "Answered-Elsewhere"] {
+            var ringingMachine = drive(Script.ringing)
+            XCTAssertEqual(ringingMachine.handle(.callEnd(callId: current, reason: reason)),
+                           [.cancelConnectTimer, .stopRingtone, ended("remote", serverReason: reason)], reason)
+            var acceptedMachine = drive(Script.acceptedConnected)
+            XCTAssertEqual(acceptedMachine.handle(.callEnd(callId: current, reason: reason)),
+                           [.cancelConnectTimer, .stopMedia(callId: current), ended("remote", serverReason: reason)],
+                           reason)
+        }
+    }
+
+    func testCallEndSendsNothingToTheServer() {
+        for (name, script) in Script.all {
+            var machine = drive(script)
+            let actions = machine.handle(.callEnd(callId: current, reason: "door-hangup"))
+            XCTAssertFalse(actions.contains { if case .send = $0 { true } else { false } }, name)
+        }
+    }
+
+    func testMediaFailedLeavesReportsAndEnds() {
+        var ringingMachine = drive(Script.withMedia)
+        XCTAssertEqual(ringingMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
+                       [.send(.reject(callId: current)),
+                        .emit(name: "error", callId: current, fields: ["message": "dtls failed"]),
+                        .cancelConnectTimer, .stopRingtone, .stopMedia(callId: current), ended("media-failed")])
+        var acceptedMachine = drive(Script.acceptedConnected)
+        XCTAssertEqual(acceptedMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
+                       [.send(.hangup(callId: current)),
+                        .emit(name: "error", callId: current, fields: ["message": "dtls failed"]),
+                        .cancelConnectTimer, .stopMedia(callId: current), ended("media-failed")])
+    }
+
+    func testEventsAfterEndedDoNothing() {
+        let start = drive(Script.afterCall)
+        for event in everyEvent {
+            if case .incoming(foreign, _) = event { continue }  // a genuinely new ring
+            var machine = start
+            XCTAssertEqual(machine.handle(event), [], "\(event)")
+        }
+    }
+
+    // MARK: Connect timeout
+
+    func testConnectTimeoutWhileRingingRejectsWithNoConnection() {
+        var bare = drive(Script.ringing)
+        XCTAssertEqual(bare.handle(.connectTimeout(callId: current)),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone, ended("no-connection")])
+        var withMedia = drive(Script.answerSent)
+        XCTAssertEqual(withMedia.handle(.connectTimeout(callId: current)),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                        .stopMedia(callId: current), ended("no-connection")])
+        XCTAssertNil(withMedia.call)
+    }
+
+    func testConnectTimeoutAfterAcceptHangsUpWithNoConnection() {
+        var machine = drive(Script.accepted)
+        XCTAssertEqual(machine.handle(.connectTimeout(callId: current)),
+                       [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+                        ended("no-connection")])
+    }
+
+    func testConnectTimeoutAfterMediaConnectedDoesNothing() {
+        for script in [Script.previewConnected, Script.acceptedConnected] {
+            let start = drive(script)
+            var machine = start
+            XCTAssertEqual(machine.handle(.connectTimeout(callId: current)), [])
+            XCTAssertEqual(machine, start)
+        }
+    }
+
+    func testMediaConnectedCancelsTheTimerAndIsEmittedOnce() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
+                       [.cancelConnectTimer, .emit(name: "media-connected", callId: current, fields: [:])])
+        XCTAssertEqual(machine.handle(.mediaConnected(callId: current)), [])
+        _ = machine.handle(.userAccept)
+        XCTAssertEqual(machine.handle(.mediaConnected(callId: current)), [])
+    }
+
+    func testFirstFrameIsEmittedOnce() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.firstFrame(callId: current)),
+                       [.emit(name: "first-frame", callId: current, fields: [:])])
+        XCTAssertEqual(machine.handle(.firstFrame(callId: current)), [])
+        _ = machine.handle(.userAccept)
+        XCTAssertEqual(machine.handle(.firstFrame(callId: current)), [])
+        _ = machine.handle(.offer(callId: current, sdp: offerSdp))
+        XCTAssertEqual(machine.handle(.firstFrame(callId: current)), [], "not again after a re-offer")
+    }
+
+    // MARK: Reconnect and re-offer
+
+    func testSignalingReconnectedMidCallRejoinsTheSameCall() {
+        for script in [Script.ringing, Script.answerSent, Script.accepted, Script.acceptedConnected] {
+            var machine = drive(script)
+            let before = machine.call
+            XCTAssertEqual(machine.handle(.signalingReconnected), [.send(.join(callId: current))])
+            XCTAssertEqual(machine.call?.joined, false, "join-ok is awaited again")
+            var expected = before
+            expected?.joined = false
+            XCTAssertEqual(machine.call, expected, "media state is kept: it is peer to peer")
+            XCTAssertEqual(machine.handle(.joinOk(callId: current)), [])
+            XCTAssertEqual(machine.call?.joined, true)
+        }
+    }
+
+    func testSignalingReconnectedWithNoCallDoesNothing() {
+        for script in [Script.idle, Script.afterCall] {
+            var machine = drive(script)
+            XCTAssertEqual(machine.handle(.signalingReconnected), [])
+        }
+    }
+
+    func testReofferWhileAcceptedRestartsMediaWithAudioOn() {
+        var machine = drive(Script.acceptedConnected)
+        XCTAssertEqual(machine.handle(.offer(callId: current, sdp: "v=0 restart")),
+                       [.startMedia(callId: current, offer: "v=0 restart", audioEnabled: true),
+                        .startConnectTimer(callId: current)])
+        XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
+                       [.send(.answer(callId: current, sdp: answerSdp))], "answer only: the call is already accepted")
+        XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
+                       [.cancelConnectTimer, .emit(name: "media-connected", callId: current, fields: [:])],
+                       "media resumed")
+        XCTAssertEqual(machine.call?.phase, .accepted)
+    }
+
+    func testReofferBeforeMediaConnectedKeepsTheRunningTimer() {
+        var machine = drive(Script.accepted)
+        XCTAssertEqual(machine.handle(.offer(callId: current, sdp: "v=0 restart")),
+                       [.startMedia(callId: current, offer: "v=0 restart", audioEnabled: true)])
+    }
+
+    func testReofferWhileRingingKeepsAudioOffAndAcceptWaitsForTheNewAnswer() {
+        var machine = drive(Script.previewConnected)
+        XCTAssertEqual(machine.handle(.offer(callId: current, sdp: "v=0 restart")),
+                       [.startMedia(callId: current, offer: "v=0 restart", audioEnabled: false),
+                        .startConnectTimer(callId: current)])
+        XCTAssertEqual(machine.handle(.userAccept), [])
+        XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
+                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+    }
+
+    func testConnectTimeoutAfterAFailedReofferEndsTheCall() {
+        var machine = drive(Script.acceptedConnected)
+        _ = machine.handle(.offer(callId: current, sdp: "v=0 restart"))
+        XCTAssertEqual(machine.handle(.connectTimeout(callId: current)),
+                       [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+                        ended("no-connection")])
+    }
+
+    // MARK: Shutdown
+
+    func testShutdownWhileRingingRejects() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.shutdown),
+                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                        .stopMedia(callId: current), ended("shutdown")])
+        XCTAssertNil(machine.call)
+    }
+
+    func testShutdownAfterAcceptHangsUp() {
+        var machine = drive(Script.acceptedConnected)
+        XCTAssertEqual(machine.handle(.shutdown),
+                       [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+                        ended("shutdown")])
+    }
+
+    func testShutdownWithNoCallDoesNothing() {
+        for script in [Script.idle, Script.afterCall] {
+            var machine = drive(script)
+            XCTAssertEqual(machine.handle(.shutdown), [])
+        }
+    }
+
+    // MARK: In-call controls
+
+    func testMuteOnlyOnceAccepted() {
+        for script in [Script.idle, Script.ringing, Script.answerSent, Script.previewConnected, Script.acceptPending] {
+            var machine = drive(script)
+            XCTAssertEqual(machine.handle(.userMute(true)), [])
+            XCTAssertEqual(machine.handle(.userMute(false)), [])
+        }
+        for script in [Script.accepted, Script.acceptedConnected] {
+            var machine = drive(script)
+            XCTAssertEqual(machine.handle(.userMute(true)), [.setMicrophoneMuted(true)])
+            XCTAssertEqual(machine.handle(.userMute(false)), [.setMicrophoneMuted(false)])
+        }
+    }
+
+    func testOpenDoorOnlyOnceJoinedOrAccepted() {
+        for script in [Script.idle, Script.ringing, Script.afterCall] {
+            var machine = drive(script)
+            XCTAssertEqual(machine.handle(.userOpenDoor), [])
+        }
+        for script in [Script.joined, Script.answerSent, Script.accepted, Script.acceptedConnected] {
+            var machine = drive(script)
+            XCTAssertEqual(machine.handle(.userOpenDoor), [.send(.openDoor(callId: current))])
+        }
+    }
+
+    func testOpenDoorAfterReconnectNeedsJoinOkUnlessAccepted() {
+        var ringingMachine = drive(Script.answerSent + [.signalingReconnected])
+        XCTAssertEqual(ringingMachine.handle(.userOpenDoor), [])
+        _ = ringingMachine.handle(.joinOk(callId: current))
+        XCTAssertEqual(ringingMachine.handle(.userOpenDoor), [.send(.openDoor(callId: current))])
+
+        var acceptedMachine = drive(Script.accepted + [.signalingReconnected])
+        XCTAssertEqual(acceptedMachine.handle(.userOpenDoor), [.send(.openDoor(callId: current))])
+    }
+
+    func testDoorOpenOkIsShown() {
+        var machine = drive(Script.acceptedConnected)
+        XCTAssertEqual(machine.handle(.doorOpenOk(callId: current)),
+                       [.emit(name: "door-opened", callId: current, fields: [:])])
+    }
+
+    // MARK: Whole calls
+
+    func testAnsweredCallFromRingToHangup() {
+        var harness = Harness()
+        var actions: [Action] = []
+        for event: Event in [.incoming(callId: current, doorName: door), .joinOk(callId: current),
+                             .offer(callId: current, sdp: offerSdp),
+                             .localCandidate(callId: current, candidate: localCandidate),
+                             .remoteCandidate(callId: current, candidate: remoteCandidate),
+                             .userAccept, .answerCreated(callId: current, sdp: answerSdp),
+                             .mediaConnected(callId: current), .firstFrame(callId: current), .userOpenDoor,
+                             .doorOpenOk(callId: current), .userMute(true), .userHangup] {
+            actions += harness.step(event)
+        }
+        XCTAssertEqual(actions, ringing() + [
+            .startMedia(callId: current, offer: offerSdp, audioEnabled: false),
+            .send(.ice(callId: current, candidate: localCandidate)),
+            .addRemoteCandidate(callId: current, candidate: remoteCandidate),
+            .send(.answer(callId: current, sdp: answerSdp)),
+        ] + accepting() + [
+            .cancelConnectTimer, .emit(name: "media-connected", callId: current, fields: [:]),
+            .emit(name: "first-frame", callId: current, fields: [:]),
+            .send(.openDoor(callId: current)), .emit(name: "door-opened", callId: current, fields: [:]),
+            .setMicrophoneMuted(true),
+            .send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current), ended("hangup"),
+        ])
+        harness.shutDownAndCheckEveryRingEnded()
+    }
+}
