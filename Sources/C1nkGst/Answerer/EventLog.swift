@@ -30,7 +30,7 @@ public final class EventLog {
         ownsDescriptor = false
     }
 
-    public func emit(_ event: String, callId: String? = nil, _ fields: [String: Any] = [:]) {
+    public func emit(_ event: String, callId: String? = nil, fields: [String: Any] = [:]) {
         var object = fields
         object["event"] = event
         object["t"] = MainContext.unixMilliseconds()

@@ -30,7 +30,6 @@ public final class AnswerSession {
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let webrtc: WebRTCBin
     private var busWatch: BusWatch?
-    private var sendBin: UnsafeMutablePointer<GstElement>?
     private let frameCounter = FrameCounter()
     private var stopped = false
     private var connected = false
@@ -83,7 +82,10 @@ public final class AnswerSession {
 
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
         gst_bin_add(bin, webrtc.element)
-        for (_, receiver) in receivers { gst_bin_add(bin, receiver) }
+        for (_, receiver) in receivers {
+            gst_bin_add(bin, receiver)
+            gst_object_unref(UnsafeMutableRawPointer(receiver)) // the pipeline holds it now
+        }
         if let videoBin = receivers["video"], let sink = Gst.sinks(of: videoBin).first,
            let sinkPad = gst_element_get_static_pad(sink, "sink") {
             let counter = frameCounter
@@ -183,7 +185,7 @@ public final class AnswerSession {
         }
         defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
         gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
-        sendBin = bin
+        gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
         applyGates()
         let source = gst_element_get_static_pad(bin, "src")!
         defer { gst_object_unref(UnsafeMutableRawPointer(source)) }

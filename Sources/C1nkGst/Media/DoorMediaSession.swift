@@ -77,7 +77,11 @@ public final class DoorMediaSession {
             }
         }
         gst_object_unref(UnsafeMutableRawPointer(heardPad))
-        for element in [webrtc.element, video, audio, heard] { gst_bin_add(bin, element) }
+        gst_bin_add(bin, webrtc.element)
+        for element in [video, audio, heard] {
+            gst_bin_add(bin, element)
+            gst_object_unref(UnsafeMutableRawPointer(element)) // the pipeline holds it now
+        }
         try link(video, toLine: 0)
         try link(audio, toLine: 1)
         setDirections()

@@ -1,3 +1,5 @@
+import CGStreamer
+
 /// The media graph around `webrtcbin` for one answered call, as gst-launch
 /// descriptions with placeholders, plus the network settings.
 ///
@@ -27,5 +29,38 @@ public struct MediaConfiguration: Equatable, Sendable {
         var result = description
         for (key, value) in values { result = result.replacingOccurrences(of: "{\(key)}", with: value) }
         return result
+    }
+}
+
+extension MediaConfiguration {
+    /// Builds every description once, before any call, so a typo in `--sink`
+    /// or a missing plugin is reported at start-up, naming the element.
+    public func validate() throws {
+        let checks: [(String, String, String?)] = [
+            ("video receive", Self.fill(videoReceive, ["sink": videoSink]), nil),
+            ("audio receive", Self.fill(audioReceive, ["audio-sink": audioSink]), "speaker"),
+            ("audio send", Self.fill(audioSend, ["audio-source": audioSource, "encoder": "opusenc ! rtpopuspay"]), "microphone"),
+        ]
+        for (label, description, gate) in checks {
+            let bin: UnsafeMutablePointer<GstElement>
+            do {
+                bin = try PipelineBin.make(description, name: "check")
+            } catch let error as MediaError {
+                throw MediaError.badConfiguration("the \(label) pipeline is not valid: \(error)")
+            }
+            defer { gst_object_unref(UnsafeMutableRawPointer(bin)) }
+            if let gate {
+                guard let element = Gst.find(gate, in: bin) else {
+                    throw MediaError.badConfiguration("the \(label) pipeline has no volume element named '\(gate)' (the gate that keeps audio off until you accept)")
+                }
+                gst_object_unref(UnsafeMutableRawPointer(element))
+            }
+        }
+        if !GStreamer.hasElement("webrtcbin") {
+            throw MediaError.missingElement("webrtcbin", package: "gstreamer1.0-plugins-bad")
+        }
+        if !GStreamer.hasElement("nicesrc") {
+            throw MediaError.missingElement("nicesrc", package: "gstreamer1.0-nice")
+        }
     }
 }

@@ -1,0 +1,171 @@
+/// A door panel on GStreamer speaking the local server's door protocol:
+/// rings, offers its camera and voice to every app that joins, hears the
+/// resident, and "unlocks" on `open-door`. Used by the demo, the tests and
+/// `c1nk-gst-door`.
+public final class SimulatedDoor {
+    public struct Options {
+        public var serverURL: String
+        public var doorId = "door-1"
+        public var media = DoorMediaSession.Options()
+        public init(serverURL: String) { self.serverURL = serverURL }
+    }
+
+    public enum Event: Equatable {
+        case ready
+        case rang(callId: String)
+        case peerJoined(peerId: String)
+        case mediaConnected(peerId: String)
+        case accepted(peerId: String)
+        case doorOpened
+        case callEnded(reason: String)
+        case disconnected(reason: String)
+        case error(String)
+    }
+
+    public var onEvent: ((Event) -> Void)?
+    public private(set) var callId: String?
+    public private(set) var isReady = false
+    public private(set) var doorOpened = false
+    /// When the resident accepted (monotonic seconds).
+    public private(set) var acceptedAt: Double?
+    /// The resident's audio as the door heard it: (monotonic seconds, dBFS).
+    public private(set) var heardLevels: [(time: Double, level: Double)] = []
+
+    private let options: Options
+    private let log = Log.app
+    private let connector: WebSocketConnector
+    private var socket: MessageSocket<ServerToDoorMessage>?
+    private var peers: [String: DoorMediaSession] = [:]
+
+    public init(_ options: Options) throws {
+        self.options = options
+        connector = try WebSocketConnector(trustedCAFile: nil)
+    }
+
+    /// Connects and says hello; `.ready` follows.
+    public func start() {
+        connector.connect(to: options.serverURL) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let error):
+                self.onEvent?(.error("cannot reach the server at \(self.options.serverURL): \(error.message)"))
+            case .success(let connection):
+                let socket = MessageSocket<ServerToDoorMessage>(connection, log: self.log)
+                self.socket = socket
+                socket.onMessage = { [weak self] in self?.received($0) }
+                socket.onClosed = { [weak self] reason in
+                    self?.isReady = false
+                    self?.stopPeers()
+                    self?.onEvent?(.disconnected(reason: reason))
+                }
+                socket.send(DoorMessage.hello(doorId: self.options.doorId, doorName: self.options.media.doorName))
+            }
+        }
+    }
+
+    /// The visitor presses the bell.
+    public func ring() {
+        heardLevels.removeAll()
+        acceptedAt = nil
+        doorOpened = false
+        socket?.send(DoorMessage.ring)
+    }
+
+    /// The visitor walks away: the door ends the call.
+    public func hangup() {
+        guard let callId else { return }
+        socket?.send(DoorMessage.hangup(callId: callId))
+        endCall(reason: "door-hangup")
+    }
+
+    /// Replaces every peer's session with a fresh one and offers again, as a
+    /// door does after a network change (webrtcbin 1.22 has no ICE restart).
+    public func restartMedia() {
+        guard let callId else { return }
+        for peerId in Array(peers.keys) { startPeer(peerId, callId: callId) }
+    }
+
+    public func stop() {
+        stopPeers()
+        socket?.connection.close(reason: "door stopping")
+        socket = nil
+    }
+
+    /// Loudest level heard since `time` (monotonic seconds).
+    public func loudestHeard(since time: Double = 0, until end: Double = .infinity) -> Double {
+        heardLevels.filter { $0.time >= time && $0.time <= end }.map(\.level).max() ?? -.infinity
+    }
+
+    private func received(_ message: ServerToDoorMessage) {
+        switch message {
+        case .helloOk:
+            isReady = true
+            onEvent?(.ready)
+        case .ringOk(let id):
+            callId = id
+            onEvent?(.rang(callId: id))
+        case let .join(id, peerId):
+            guard id == callId else { return }
+            onEvent?(.peerJoined(peerId: peerId))
+            startPeer(peerId, callId: id)
+        case let .answer(id, peerId, sdp):
+            guard id == callId else { return }
+            peers[peerId]?.applyAnswer(sdp)
+        case let .ice(id, peerId, candidate):
+            guard id == callId else { return }
+            peers[peerId]?.addRemoteCandidate(candidate)
+        case let .accept(id, peerId):
+            guard id == callId else { return }
+            acceptedAt = MainContext.monotonicSeconds()
+            onEvent?(.accepted(peerId: peerId))
+        case let .leave(id, peerId, _):
+            guard id == callId else { return }
+            peers.removeValue(forKey: peerId)?.stop()
+        case let .openDoor(id, _):
+            guard id == callId else { return }
+            doorOpened = true
+            log.info("door \(options.doorId): unlocked for call \(id)")
+            socket?.send(DoorMessage.doorOpened(callId: id))
+            onEvent?(.doorOpened)
+        case let .callEnd(id, reason):
+            guard id == callId else { return }
+            endCall(reason: reason)
+        case .error(let text):
+            onEvent?(.error(text))
+        case .welcome, .pong:
+            break
+        }
+    }
+
+    private func startPeer(_ peerId: String, callId: String) {
+        peers.removeValue(forKey: peerId)?.stop()
+        do {
+            let session = try DoorMediaSession(options: options.media)
+            session.onOffer = { [weak self] sdp in
+                self?.socket?.send(DoorMessage.offer(callId: callId, peerId: peerId, sdp: sdp))
+            }
+            session.onLocalCandidate = { [weak self] candidate in
+                self?.socket?.send(DoorMessage.ice(callId: callId, peerId: peerId, candidate: candidate))
+            }
+            session.onConnected = { [weak self] in self?.onEvent?(.mediaConnected(peerId: peerId)) }
+            session.onFailure = { [weak self] reason in self?.onEvent?(.error("peer \(peerId): \(reason)")) }
+            session.onHeardLevel = { [weak self] level in
+                self?.heardLevels.append((MainContext.monotonicSeconds(), level))
+            }
+            peers[peerId] = session
+        } catch {
+            onEvent?(.error("cannot start the door's media: \(error)"))
+        }
+    }
+
+    private func endCall(reason: String) {
+        stopPeers()
+        callId = nil
+        onEvent?(.callEnded(reason: reason))
+    }
+
+    private func stopPeers() {
+        peers.values.forEach { $0.stop() }
+        peers.removeAll()
+    }
+}
