@@ -7,6 +7,7 @@ let package = Package(
         .library(name: "C1nkGst", targets: ["C1nkGst"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
+        .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
     ],
     targets: [
         // The only place with C: module map and a header of static inline helpers
@@ -20,6 +21,7 @@ let package = Package(
         .target(name: "C1nkGst", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
+        .executableTarget(name: "c1nk-gst-door", dependencies: ["C1nkGst"]),
         .testTarget(name: "C1nkGstTests", dependencies: ["C1nkGst", "CGStreamer"]),
     ]
 )

@@ -1,2 +1,54 @@
 import C1nkGst
-print("todo")
+import Glibc
+
+let usage = """
+Usage: c1nk-gst-server [--port N] [--ring-timeout S]
+
+Runs the local C1nk signaling server on 127.0.0.1 (app protocol of the C1nk
+client plus the door protocol of docs/protocol.md) until interrupted.
+
+  --port N           port to listen on (default 8765; 0 picks a free one)
+  --ring-timeout S   end a ring nobody accepts after S seconds (default 60)
+  --help             show this help
+
+Logs: GST_DEBUG=c1nk-server:5 shows every message.
+"""
+
+var options = SignalServer.Options()
+options.port = 8765
+do {
+    var reader = ArgumentReader(Array(CommandLine.arguments.dropFirst()))
+    while let option = try reader.nextOption() {
+        switch option {
+        case "--help", "-h":
+            print(usage)
+            exit(0)
+        case "--port":
+            let port = try reader.integer(for: option)
+            guard port <= 65535 else { throw ArgumentReader.UsageError("--port takes 0–65535, not \(port)") }
+            options.port = UInt16(port)
+        case "--ring-timeout": options.ringTimeout = try reader.number(for: option, minimum: 1)
+        default: throw ArgumentReader.UsageError("unknown option \(option)")
+        }
+    }
+} catch {
+    fputs("c1nk-gst-server: \(error)\nRun c1nk-gst-server --help to see the options.\n", stderr)
+    exit(2)
+}
+
+GStreamer.initialize()
+let server: SignalServer
+do {
+    server = try SignalServer(options)
+} catch {
+    fputs("c1nk-gst-server: cannot listen on port \(options.port): \(error)\n", stderr)
+    exit(1)
+}
+print("c1nk-gst-server: listening on \(server.url)")
+print("  answer:  c1nk-gst-answer --server \(server.url) --stun none --ice-local-ip 127.0.0.1")
+print("  ring:    c1nk-gst-door --server \(server.url) --ring")
+var stopping = false
+let watches = [UnixSignalWatch(signal: SIGINT) { stopping = true }, UnixSignalWatch(signal: SIGTERM) { stopping = true }]
+MainContext.run { stopping }
+server.stop()
+withExtendedLifetime(watches) {}

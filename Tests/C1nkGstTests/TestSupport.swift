@@ -37,15 +37,15 @@ final class TestDoor {
     let socket: MessageSocket<ServerToDoorMessage>
     private(set) var received: [ServerToDoorMessage] = []
 
-    init(url: String, name: String = "Hlavný vchod") throws {
+    init(url: String, name: String = "Hlavný vchod", doorId: String = "test-door") throws {
         let connector = try WebSocketConnector(trustedCAFile: nil)
         var result: Result<WebSocketConnection, GLibError>?
         connector.connect(to: url) { result = $0 }
         MainContext.run(timeout: 5) { result != nil }
         socket = MessageSocket(try result!.get(), log: Log.server)
         socket.onMessage = { [weak self] in self?.received.append($0) }
-        socket.send(DoorMessage.hello(doorId: "door-1", doorName: name))
-        MainContext.run(timeout: 5) { self.received.contains(.helloOk(doorId: "door-1")) }
+        socket.send(DoorMessage.hello(doorId: doorId, doorName: name))
+        MainContext.run(timeout: 5) { self.received.contains(.helloOk(doorId: doorId)) }
     }
 
     func send(_ message: DoorMessage) { socket.send(message) }

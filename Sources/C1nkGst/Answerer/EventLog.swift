@@ -36,7 +36,7 @@ public final class EventLog {
         object["t"] = MainContext.unixMilliseconds()
         if let callId { object["callId"] = callId }
         written.append(object)
-        guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys]) else { return }
+        guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(UInt8(ascii: "\n"))
         data.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
     }

@@ -40,6 +40,7 @@ public final class SimulatedDoor {
     public init(_ options: Options) throws {
         self.options = options
         connector = try WebSocketConnector(trustedCAFile: nil)
+        WebRTCBin.warmUp()
     }
 
     /// Connects and says hello; `.ready` follows.

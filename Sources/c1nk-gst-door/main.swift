@@ -1,0 +1,102 @@
+import C1nkGst
+import Glibc
+
+let usage = """
+Usage: c1nk-gst-door --server URL [OPTIONS]
+
+A simulated door panel: a test-pattern camera with the door's name on it and
+a tone as the visitor's voice, speaking the local server's door protocol.
+Rings a running c1nk-gst-answer from another terminal.
+
+  --server URL          the local C1nk server (ws://127.0.0.1:8765/ws)
+  --ring                ring once when connected, then exit when the call ends
+  --name NAME           the door's name (default "Hlavný vchod")
+  --codec vp8|h264|vp9  video codec (default vp8)
+  --resolution WxH      camera size (default 640x480)
+  --hangup-after S      the visitor leaves S seconds after the resident accepts
+  --stun URL|none       STUN server (default none: the simulated door lives on this host)
+  --ice-local-ip ADDR   gather ICE candidates on this address (default 127.0.0.1)
+  --help                show this help
+"""
+
+var server: String?
+var ringOnce = false
+var hangupAfter: Double?
+var media = DoorMediaSession.Options()
+media.ice.stunServers = []
+var localAddresses: [String] = []
+do {
+    var reader = ArgumentReader(Array(CommandLine.arguments.dropFirst()))
+    while let option = try reader.nextOption() {
+        switch option {
+        case "--help", "-h":
+            print(usage)
+            exit(0)
+        case "--server":
+            server = try reader.value(for: option)
+            try validateServerURL(server!)
+        case "--ring": ringOnce = true
+        case "--name": media.doorName = try reader.value(for: option)
+        case "--codec":
+            media.codec = DoorMediaSession.VideoCodec(rawValue: try reader.choice(for: option, ["vp8", "h264", "vp9"]))!
+        case "--resolution":
+            let text = try reader.value(for: option)
+            let parts = text.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2, parts.allSatisfy({ $0 >= 16 && $0 <= 4096 }) else {
+                throw ArgumentReader.UsageError("--resolution takes WIDTHxHEIGHT such as 1280x720, not '\(text)'")
+            }
+            media.width = parts[0]
+            media.height = parts[1]
+        case "--hangup-after": hangupAfter = try reader.number(for: option)
+        case "--stun":
+            let url = try reader.value(for: option)
+            media.ice.stunServers = url == "none" ? [] : [url]
+        case "--ice-local-ip": localAddresses.append(try reader.value(for: option))
+        default: throw ArgumentReader.UsageError("unknown option \(option)")
+        }
+    }
+    guard server != nil else { throw ArgumentReader.UsageError("--server URL is required") }
+} catch {
+    fputs("c1nk-gst-door: \(error)\nRun c1nk-gst-door --help to see the options.\n", stderr)
+    exit(2)
+}
+media.ice.localAddresses = localAddresses.isEmpty ? ["127.0.0.1"] : localAddresses
+
+GStreamer.initialize()
+var options = SimulatedDoor.Options(serverURL: server!)
+options.media = media
+let door: SimulatedDoor
+do { door = try SimulatedDoor(options) } catch {
+    fputs("c1nk-gst-door: \(error)\n", stderr)
+    exit(1)
+}
+var done = false
+var failed = false
+var hangupTimer: GLibTimer?
+door.onEvent = { event in
+    print("c1nk-gst-door: \(event)")
+    switch event {
+    case .ready:
+        if ringOnce { door.ring() }
+    case .accepted:
+        if let hangupAfter { hangupTimer = GLibTimer(after: hangupAfter) { door.hangup() } }
+    case .callEnded:
+        if ringOnce { done = true }
+    case .disconnected:
+        done = true
+        failed = true
+    case .error(let text):
+        fputs("c1nk-gst-door: \(text)\n", stderr)
+        if !door.isReady { done = true; failed = true }
+    default:
+        break
+    }
+}
+door.start()
+let watches = [UnixSignalWatch(signal: SIGINT) { door.hangup(); done = true },
+               UnixSignalWatch(signal: SIGTERM) { door.hangup(); done = true }]
+MainContext.run { done }
+MainContext.spin(0.2)
+door.stop()
+withExtendedLifetime(watches) {}
+exit(failed ? 1 : 0)
