@@ -36,6 +36,7 @@ public final class SimulatedDoor {
     private let connector: WebSocketConnector
     private var socket: MessageSocket<ServerToDoorMessage>?
     private var peers: [String: DoorMediaSession] = [:]
+    private var spare: PreparedSession?
 
     public init(_ options: Options) throws {
         self.options = options
@@ -64,11 +65,15 @@ public final class SimulatedDoor {
         }
     }
 
-    /// The visitor presses the bell.
+    /// The visitor presses the bell. Like a real panel whose camera is
+    /// already running, the door prepares its first session and offer while
+    /// the server rings the residents, so the first app to join gets an offer
+    /// at once.
     public func ring() {
         heardLevels.removeAll()
         acceptedAt = nil
         doorOpened = false
+        spare = makeSession()
         socket?.send(DoorMessage.ring)
     }
 
@@ -138,25 +143,43 @@ public final class SimulatedDoor {
         }
     }
 
-    private func startPeer(_ peerId: String, callId: String) {
-        peers.removeValue(forKey: peerId)?.stop()
+    /// A session made before anyone joined; what it produced waits for a peer.
+    private final class PreparedSession {
+        let session: DoorMediaSession
+        var offer: String?
+        var candidates: [IceCandidate] = []
+        init(_ session: DoorMediaSession) { self.session = session }
+    }
+
+    private func makeSession() -> PreparedSession? {
         do {
-            let session = try DoorMediaSession(options: options.media)
-            session.onOffer = { [weak self] sdp in
-                self?.socket?.send(DoorMessage.offer(callId: callId, peerId: peerId, sdp: sdp))
-            }
-            session.onLocalCandidate = { [weak self] candidate in
-                self?.socket?.send(DoorMessage.ice(callId: callId, peerId: peerId, candidate: candidate))
-            }
-            session.onConnected = { [weak self] in self?.onEvent?(.mediaConnected(peerId: peerId)) }
-            session.onFailure = { [weak self] reason in self?.onEvent?(.error("peer \(peerId): \(reason)")) }
-            session.onHeardLevel = { [weak self] level in
-                self?.heardLevels.append((MainContext.monotonicSeconds(), level))
-            }
-            peers[peerId] = session
+            let prepared = PreparedSession(try DoorMediaSession(options: options.media))
+            prepared.session.onOffer = { [weak prepared] in prepared?.offer = $0 }
+            prepared.session.onLocalCandidate = { [weak prepared] in prepared?.candidates.append($0) }
+            return prepared
         } catch {
             onEvent?(.error("cannot start the door's media: \(error)"))
+            return nil
         }
+    }
+
+    private func startPeer(_ peerId: String, callId: String) {
+        peers.removeValue(forKey: peerId)?.stop()
+        let taken = spare ?? makeSession()
+        spare = nil
+        guard let prepared = taken else { return }
+        let session = prepared.session
+        let send = { [weak self] (message: DoorMessage) in self?.socket?.send(message) }
+        session.onOffer = { sdp in send(.offer(callId: callId, peerId: peerId, sdp: sdp)) }
+        session.onLocalCandidate = { candidate in send(.ice(callId: callId, peerId: peerId, candidate: candidate)) }
+        if let offer = prepared.offer { send(.offer(callId: callId, peerId: peerId, sdp: offer)) }
+        for candidate in prepared.candidates { send(.ice(callId: callId, peerId: peerId, candidate: candidate)) }
+        session.onConnected = { [weak self] in self?.onEvent?(.mediaConnected(peerId: peerId)) }
+        session.onFailure = { [weak self] reason in self?.onEvent?(.error("peer \(peerId): \(reason)")) }
+        session.onHeardLevel = { [weak self] level in
+            self?.heardLevels.append((MainContext.monotonicSeconds(), level))
+        }
+        peers[peerId] = session
     }
 
     private func endCall(reason: String) {
@@ -168,5 +191,7 @@ public final class SimulatedDoor {
     private func stopPeers() {
         peers.values.forEach { $0.stop() }
         peers.removeAll()
+        spare?.session.stop()
+        spare = nil
     }
 }
