@@ -18,7 +18,14 @@ let package = Package(
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
                               "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev"])]
         ),
-        .target(name: "C1nkGst", dependencies: ["CGStreamer"]),
+        // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
+        .target(
+            name: "C1nkPipelines",
+            path: "Pipelines",
+            resources: [.copy("display.pipeline"), .copy("record.pipeline"),
+                        .copy("display-record.pipeline"), .copy("audio.pipeline")]
+        ),
+        .target(name: "C1nkGst", dependencies: ["CGStreamer", "C1nkPipelines"]),
         .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-door", dependencies: ["C1nkGst"]),

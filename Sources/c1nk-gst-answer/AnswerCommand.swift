@@ -6,11 +6,16 @@ import Glibc
 enum AnswerCommand {
     static func run(_ commandLine: AnswerCommandLine) -> Int32 {
         let stderr = FileOutput.standardError
+        var options = commandLine.answerer
         do {
-            try commandLine.answerer.media.validate()
+            options.media = try loadMedia(commandLine)
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n")
             return 2
+        }
+        if options.media.resolvedPipelineUses("sink"), let problem = SinkCheck.problem(opening: options.media.videoSink) {
+            stderr.write("c1nk-gst-answer: \(problem)\n")
+            return 1
         }
         let events: EventLog
         let identity: DeviceIdentity
@@ -33,7 +38,7 @@ enum AnswerCommand {
             }
         }
 
-        let answerer = Answerer(client: client, options: commandLine.answerer, events: events)
+        let answerer = Answerer(client: client, options: options, events: events)
         var stopping = false
         let stop = { (name: String) in
             guard !stopping else { return }
@@ -53,6 +58,18 @@ enum AnswerCommand {
         withExtendedLifetime((watches, input)) {}
         return 0
     }
+}
+
+/// Loads the pipeline (`--pipeline`, or the default for the job) and checks
+/// it against the media options before any call: every problem is a usage error.
+func loadMedia(_ commandLine: AnswerCommandLine, media: MediaConfiguration? = nil) throws -> MediaConfiguration {
+    var media = media ?? commandLine.answerer.media
+    if let name = commandLine.pipelineName { media.pipeline = try PipelineDescription.load(name) }
+    let pipeline = try media.resolvedPipeline()
+    for (placeholder, option) in commandLine.givenPlaceholders.sorted(by: { $0.key < $1.key }) where !pipeline.uses(placeholder) {
+        throw ArgumentReader.UsageError("\(option) has no effect: the pipeline \(pipeline.path) has no {\(placeholder)}")
+    }
+    return try media.validated()
 }
 
 /// Unbuffered text to a file descriptor.

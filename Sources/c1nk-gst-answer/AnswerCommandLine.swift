@@ -13,6 +13,10 @@ struct AnswerCommandLine {
     var demo = false
     var help = false
     var stunGiven: [String] = []
+    var pipelineName: String?
+    var recordTemplate: String?
+    /// Media options the user set, which the pipeline must have a place for.
+    var givenPlaceholders: [String: String] = [:]
 
     static let usage = """
     Usage: c1nk-gst-answer [OPTIONS]
@@ -39,6 +43,10 @@ struct AnswerCommandLine {
       --ringtone none|DESC     ringtone audio source (gst-launch description), or none
 
     Media (gst-launch descriptions, or element names):
+      --pipeline NAME|FILE     the media graph: display (default), display-record, record, audio,
+                               or a .pipeline file of your own (see docs/pipelines.md)
+      --record PATH            record every call, without re-encoding, to PATH (.mkv default, or .mp4);
+                               PATH may hold {callId} and strftime patterns such as %Y%m%d-%H%M%S
       --sink DESC              video sink (default autovideosink; kmssink for a bare display)
       --audio-source DESC      microphone (default autoaudiosrc)
       --audio-sink DESC        speaker (default autoaudiosink)
@@ -81,9 +89,20 @@ struct AnswerCommandLine {
             case "--ringtone":
                 let value = try reader.value(for: option)
                 result.answerer.ringtone = value == "none" ? nil : value
-            case "--sink": result.answerer.media.videoSink = try nonEmpty(reader.value(for: option), option)
-            case "--audio-source": result.answerer.media.audioSource = try nonEmpty(reader.value(for: option), option)
-            case "--audio-sink": result.answerer.media.audioSink = try nonEmpty(reader.value(for: option), option)
+            case "--sink":
+                result.answerer.media.videoSink = try nonEmpty(reader.value(for: option), option)
+                result.givenPlaceholders["sink"] = option
+            case "--audio-source":
+                result.answerer.media.audioSource = try nonEmpty(reader.value(for: option), option)
+                result.givenPlaceholders["audio-source"] = option
+            case "--audio-sink":
+                result.answerer.media.audioSink = try nonEmpty(reader.value(for: option), option)
+                result.givenPlaceholders["audio-sink"] = option
+            case "--pipeline": result.pipelineName = try nonEmpty(reader.value(for: option), option)
+            case "--record":
+                let template = try nonEmpty(reader.value(for: option), option)
+                result.recordTemplate = template
+                result.answerer.media.recording = try RecordingTarget(template)
             case "--latency": result.answerer.media.latencyMilliseconds = UInt(try reader.integer(for: option))
             case "--stun": result.stunGiven.append(try reader.value(for: option))
             case "--turn":

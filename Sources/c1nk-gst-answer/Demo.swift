@@ -8,9 +8,6 @@ enum Demo {
         var options = commandLine.answerer
         let defaults = MediaConfiguration()
         let hasDisplay = !(environment("DISPLAY") ?? "").isEmpty || !(environment("WAYLAND_DISPLAY") ?? "").isEmpty
-        if options.media.videoSink == defaults.videoSink && !hasDisplay {
-            options.media.videoSink = "fakesink sync=true"
-        }
         if options.media.audioSink == defaults.audioSink && !hasSoundOutput() {
             options.media.audioSink = "fakesink sync=true"
         }
@@ -27,7 +24,7 @@ enum Demo {
 
         print("c1nk-gst demo: video sink \"\(options.media.videoSink)\"\(hasDisplay ? "" : " (no display found)"), audio sink \"\(options.media.audioSink)\"")
         do {
-            try options.media.validate()
+            options.media = try loadMedia(commandLine, media: options.media)
             let server = try SignalServer()
             var doorOptions = SimulatedDoor.Options(serverURL: server.url)
             doorOptions.media.ice.stunServers = []

@@ -78,7 +78,7 @@ final class AnswerCommandTests: XCTestCase {
             (["--stun", "none", "--stun", "stun:a:1"], "--stun none cannot be combined"),
             (["--server"], "--server needs a value"),
             (["--sink", "nosuchvideosink", "--server", "ws://127.0.0.1:1/ws"], "nosuchvideosink"),
-            (["--audio-source", "audiotestsrc ! ! fakesink", "--server", "ws://127.0.0.1:1/ws"], "audio send"),
+            (["--audio-source", "audiotestsrc ! ! fakesink", "--server", "ws://127.0.0.1:1/ws"], "element '{audio-source}': syntax error"),
         ]
         for (arguments, message) in cases {
             let result = try run(arguments)

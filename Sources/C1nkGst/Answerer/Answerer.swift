@@ -57,6 +57,8 @@ public final class Answerer {
     private var connectTimer: GLibTimer?
     private var callTimers: [GLibTimer] = []
     private var hasConnectedBefore = false
+    private var finishing: [ObjectIdentifier: AnswerSession] = [:]
+    private var recordingAnnounced: Set<ObjectIdentifier> = []
 
     public init(client: SignalClient, options: Options, events: EventLog) {
         self.client = client
@@ -73,6 +75,7 @@ public final class Answerer {
     /// Ends a call in progress (`hangup`, or `reject` while ringing) and stops.
     public func shutdown() {
         handle(.shutdown)
+        MainContext.run(timeout: 5) { finishing.isEmpty }
         // Let the last message leave before the socket closes.
         MainContext.spin(0.2)
         client.stop()
@@ -213,7 +216,13 @@ public final class Answerer {
         stopMedia()
         do {
             let session = try AnswerSession(callId: callId, offer: offer, configuration: options.media, audioEnabled: audioEnabled)
-            session.onAnswer = { [weak self] sdp in self?.handle(.answerCreated(callId: callId, sdp: sdp)) }
+            session.onAnswer = { [weak self, weak session] sdp in
+                guard let self else { return }
+                if let session, let path = session.recordingPath, self.recordingAnnounced.insert(ObjectIdentifier(session)).inserted {
+                    self.events.emit("recording", callId: callId, fields: ["path": path])
+                }
+                self.handle(.answerCreated(callId: callId, sdp: sdp))
+            }
             session.onLocalCandidate = { [weak self] candidate in self?.handle(.localCandidate(callId: callId, candidate: candidate)) }
             session.onConnected = { [weak self] in self?.handle(.mediaConnected(callId: callId)) }
             session.onFirstFrame = { [weak self] in self?.handle(.firstFrame(callId: callId)) }
@@ -225,6 +234,8 @@ public final class Answerer {
         }
     }
 
+    /// Ends the current media session; a recording is finalised in the
+    /// background and reported with a `recorded` event.
     private func stopMedia() {
         guard let session else { return }
         if lastCall.callId == session.callId {
@@ -232,7 +243,18 @@ public final class Answerer {
             lastCall.speakerPeakWhileGated = max(lastCall.speakerPeakWhileGated, session.speakerPeakWhileGated)
             lastCall.speakerPeakWhileEnabled = max(lastCall.speakerPeakWhileEnabled, session.speakerPeakWhileEnabled)
         }
-        session.stop()
         self.session = nil
+        let key = ObjectIdentifier(session)
+        finishing[key] = session
+        session.finish { [weak self, weak session] in
+            guard let self else { return }
+            self.finishing[key] = nil
+            if let session, let path = session.recordingPath {
+                self.events.emit("recorded", callId: session.callId, fields: ["path": path])
+            }
+        }
     }
+
+    /// Whether recordings are still being finalised.
+    public var isFinishingRecordings: Bool { !finishing.isEmpty }
 }

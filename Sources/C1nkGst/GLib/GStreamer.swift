@@ -4,6 +4,12 @@ import CGStreamer
 public enum GStreamer {
     private static let once: Void = {
         gst_init(nil, nil)
+        // autovideosink would try the DirectFB sink on a machine with no
+        // display, and DirectFB crashes the process when it is not set up.
+        if let directFB = gst_element_factory_find("dfbvideosink") {
+            gst_plugin_feature_set_rank(directFB, 0)
+            gst_object_unref(UnsafeMutableRawPointer(directFB))
+        }
     }()
 
     /// Initialises GStreamer once; every entry point of the library calls it.

@@ -1,8 +1,10 @@
 import CGStreamer
+import Foundation
 import Synchronization
 
-/// One answered offer: a pipeline of its own around `webrtcbin`, built from
-/// the configuration's descriptions and torn down completely by `stop()`.
+/// One answered offer: a pipeline of its own, built from the call's pipeline
+/// description with `webrtcbin` added beside its elements, and torn down
+/// completely when the call ends.
 ///
 /// Receives the door's video and audio, sends the microphone. Both audio
 /// directions sit behind muted `volume` gates until `setAudioEnabled(true)`.
@@ -16,21 +18,28 @@ public final class AnswerSession {
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
 
-    /// Video buffers that reached the sink (a measurement probe counts them).
+    /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
     /// Loudest level (dBFS RMS) the speaker played since audio was enabled,
     /// and while it was still gated.
     public private(set) var speakerPeakWhileEnabled = -Double.infinity
     public private(set) var speakerPeakWhileGated = -Double.infinity
     public private(set) var audioEnabled: Bool
+    /// The file this call is recorded to, when recording.
+    public private(set) var recordingPath: String?
 
     private let log = Log.media
-    private let configuration: MediaConfiguration
     private let offer: OfferSummary
+    private let inputs = PadTable()
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let webrtc: WebRTCBin
     private var busWatch: BusWatch?
     private let frameCounter = FrameCounter()
+    /// Holds the microphone back until its webrtcbin pad exists (after the
+    /// remote description); pushing into an unlinked pad would stop it.
+    private var microphoneHold: (pad: UnsafeMutablePointer<GstPad>, probe: gulong)?
+    private var recordingFinished: (() -> Void)?
+    private var recordingClosed = false
     private var stopped = false
     private var connected = false
     private var microphoneMuted = false
@@ -38,66 +47,45 @@ public final class AnswerSession {
     public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool) throws {
         GStreamer.initialize()
         self.callId = callId
-        self.configuration = configuration
         self.audioEnabled = audioEnabled
         offer = try OfferSummary(sdp: sdp)
-        pipeline = gst_pipeline_new("c1nk-call")
-        gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
 
-        // Receive bins are built before negotiation so that the streaming
-        // thread that announces a receiving pad only has to link it.
-        var receivers: [String: UnsafeMutablePointer<GstElement>] = [:]
-        do {
-            if offer.hasVideo {
-                receivers["video"] = try PipelineBin.make(
-                    MediaConfiguration.fill(configuration.videoReceive, ["sink": configuration.videoSink]), name: "video-receive", input: true)
+        var values = configuration.userValues
+        values["video-depay"] = offer.videoDepayloader
+        values["audio-depay"] = offer.audioDepayloader
+        values["audio-encoder"] = offer.audioSendChain().map { "\($0.encoder) ! capsfilter caps=\"\($0.caps)\"" }
+            ?? PipelineDescription.standInValues["audio-encoder"]
+        if let recording = configuration.recording {
+            let file = recording.file(callId: callId, videoCodec: offer.videoCodec) { [log] note in
+                log.warning("call \(callId): \(note)")
             }
-            if offer.audioLineIndex != nil {
-                let audio = try PipelineBin.make(
-                    MediaConfiguration.fill(configuration.audioReceive, ["audio-sink": configuration.audioSink]), name: "audio-receive", input: true)
-                receivers["audio"] = audio
-                guard let gate = Gst.find("speaker", in: audio) else {
-                    gst_object_unref(UnsafeMutableRawPointer(audio))
-                    throw MediaError.badConfiguration("the audio receive pipeline has no volume element named 'speaker' (the gate that keeps the door silent until you accept)")
+            values["record-location"] = file.path
+            values["record-muxer"] = file.container.muxer
+            recordingPath = file.path
+        }
+        pipeline = try configuration.resolvedPipeline().build(values)
+        gst_object_set_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstObject.self), "c1nk-call")
+
+        let inputs = self.inputs
+        let callLabel = callId
+        do {
+            webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds) { pad in
+                // Streaming thread: link to what was prepared before the answer, and return.
+                let media = Gst.capsField(pad, "media") ?? "?"
+                guard let target = inputs.pad(for: media) else { return }
+                let result = gst_pad_link(pad, target)
+                if result != GST_PAD_LINK_OK {
+                    MainContext.post { Log.media.warning("call \(callLabel): cannot link the door's \(media) (\(result.rawValue))") }
                 }
-                gst_object_unref(UnsafeMutableRawPointer(gate))
             }
         } catch {
-            receivers.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
             throw error
         }
-        let sinkPads = receivers.mapValues { gst_element_get_static_pad($0, "sink")! }
-        let callLabel = callId
-        webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds) { pad in
-            // Streaming thread: link and return.
-            let media = Gst.capsField(pad, "media") ?? "?"
-            guard let target = sinkPads[media] else { return }
-            let result = gst_pad_link(pad, target)
-            if result != GST_PAD_LINK_OK {
-                MainContext.post { Log.media.warning("call \(callLabel): cannot link the door's \(media) (\(result.rawValue))") }
-            }
-        }
-        for (_, pad) in sinkPads { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-
-        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
         gst_bin_add(bin, webrtc.element)
-        for (_, receiver) in receivers {
-            gst_bin_add(bin, receiver)
-            gst_object_unref(UnsafeMutableRawPointer(receiver)) // the pipeline holds it now
-        }
-        if let videoBin = receivers["video"], let sink = Gst.sinks(of: videoBin).first,
-           let sinkPad = gst_element_get_static_pad(sink, "sink") {
-            let counter = frameCounter
-            PadProbe.add(sinkPad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
-                // Measurement probe: one atomic increment per frame.
-                if counter.value.add(1, ordering: .relaxed).newValue == 1 {
-                    MainContext.post { self?.firstFrame() }
-                }
-                return GST_PAD_PROBE_OK
-            }
-            gst_object_unref(UnsafeMutableRawPointer(sinkPad))
-        }
+        prepareInputs()
+        prepareOutputs()
+        applyGates()
 
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
@@ -114,6 +102,8 @@ public final class AnswerSession {
             self?.remoteDescriptionApplied(error)
         }
     }
+
+    private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
 
     /// Adds a candidate from the door.
     public func addRemoteCandidate(_ candidate: IceCandidate) {
@@ -133,14 +123,106 @@ public final class AnswerSession {
         applyGates()
     }
 
-    /// Tears the pipeline down. Safe to call twice.
+    /// Tears the pipeline down at once. Safe to call twice.
     public func stop() {
         guard !stopped else { return }
         stopped = true
         stopPipeline()
     }
 
+    /// Ends the call's media; a recording is finalised first (end of stream
+    /// through the muxer, so the file gets its index and duration), for at
+    /// most `timeout` seconds. `done` runs on the main context.
+    public func finish(timeout: Double = 3, _ done: @escaping () -> Void) {
+        guard !stopped else { return done() }
+        guard recordingPath != nil, !recordingClosed else {
+            stop()
+            return done()
+        }
+        stopped = true
+        var timer: GLibTimer?
+        let complete = { [weak self] in
+            timer?.cancel()
+            timer = nil
+            guard let self, !self.recordingClosed else { return }
+            self.recordingClosed = true
+            self.stopPipeline()
+            // A call that never got media leaves no empty file behind.
+            if let path = self.recordingPath, let size = try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int, size == 0 {
+                try? FileManager.default.removeItem(atPath: path)
+                self.recordingPath = nil
+            }
+            done()
+        }
+        recordingFinished = complete
+        timer = GLibTimer(after: timeout) {
+            Log.media.warning("the recording did not finish in \(timeout) s; closing it as it is")
+            complete()
+        }
+        for pad in inputs.all() {
+            gst_pad_send_event(pad, gst_event_new_eos())
+        }
+    }
+
     deinit { stop() }
+
+    // MARK: - Building
+
+    /// Finds where the door's media enters (`video-in`, `audio-in`); a medium
+    /// the description does not take goes to a discarding sink.
+    private func prepareInputs() {
+        for media in ["video", "audio"] {
+            if let input = Gst.find("\(media)-in", in: pipeline) {
+                inputs.set(media, gst_element_get_static_pad(input, "sink"))
+                gst_object_unref(UnsafeMutableRawPointer(input))
+            } else if media == "audio" ? offer.audioLineIndex != nil : offer.hasVideo {
+                let discard = gst_element_factory_make("fakesink", "discard-\(media)")!
+                ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+                gst_bin_add(bin, discard)
+                inputs.set(media, gst_element_get_static_pad(discard, "sink"))
+            }
+        }
+    }
+
+    /// Counts frames at `video-out`, watches the recording's end, and holds
+    /// the microphone at `audio-out` until it can be linked to webrtcbin.
+    private func prepareOutputs() {
+        if let output = Gst.find("video-out", in: pipeline) {
+            let pad = gst_element_get_static_pad(output, "sink")!
+            let counter = frameCounter
+            PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+                // Measurement probe: one atomic increment per frame.
+                if counter.value.add(1, ordering: .relaxed).newValue == 1 {
+                    MainContext.post { self?.firstFrame() }
+                }
+                return GST_PAD_PROBE_OK
+            }
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+            gst_object_unref(UnsafeMutableRawPointer(output))
+        }
+        if let recordingPath { watchRecordingEnd(path: recordingPath) }
+        if let output = Gst.find("audio-out", in: pipeline) {
+            let pad = gst_element_get_static_pad(output, "src")!
+            gst_object_unref(UnsafeMutableRawPointer(output))
+            let probe = PadProbe.add(pad, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in GST_PAD_PROBE_OK }
+            microphoneHold = (pad, probe)
+        }
+    }
+
+    /// Calls `recordingFinished` when end of stream reaches the file's sink.
+    private func watchRecordingEnd(path: String) {
+        for sink in Gst.sinks(of: pipeline) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "location")
+            && ObjectProperty.string(UnsafeMutableRawPointer(sink), "location") == path {
+            guard let pad = gst_element_get_static_pad(sink, "sink") else { continue }
+            PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { [weak self] info in
+                if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self), event.pointee.type == GST_EVENT_EOS {
+                    MainContext.post { self?.recordingFinished?() }
+                }
+                return GST_PAD_PROBE_OK
+            }
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+        }
+    }
 
     // MARK: - Negotiation
 
@@ -148,7 +230,7 @@ public final class AnswerSession {
         guard !stopped else { return }
         if let error { return fail("the door's offer was refused: \(error)") }
         do {
-            try attachMicrophone()
+            try releaseMicrophone()
         } catch {
             return fail("\(error)")
         }
@@ -161,39 +243,35 @@ public final class AnswerSession {
         }
     }
 
-    /// Requests the sink pad of the audio m-line after the remote description:
+    /// Links `audio-out` to the sink pad of the audio m-line and lets the
+    /// microphone flow. The pad is requested after the remote description:
     /// that makes the answer `sendrecv` for audio (an added transceiver would
     /// become a second, unused one).
-    private func attachMicrophone() throws {
-        guard let index = offer.audioLineIndex else { return }
-        guard let chain = offer.audioSendChain() else {
-            log.warning("call \(callId): the door offers no audio codec we can send (Opus, PCMU, PCMA); receiving only")
-            return
+    private func releaseMicrophone() throws {
+        guard let (source, probe) = microphoneHold else { return }
+        microphoneHold = nil
+        defer {
+            gst_pad_remove_probe(source, probe)
+            gst_object_unref(UnsafeMutableRawPointer(source))
         }
-        let description = MediaConfiguration.fill(configuration.audioSend, ["audio-source": configuration.audioSource,
-                                                                         "encoder": chain.encoder])
-            + " ! capsfilter name=\(PipelineBin.outputName) caps=\"\(chain.caps)\""
-        let bin = try PipelineBin.make(description, name: "audio-send", output: true)
-        guard let gate = Gst.find("microphone", in: bin) else {
-            gst_object_unref(UnsafeMutableRawPointer(bin))
-            throw MediaError.badConfiguration("the audio send pipeline has no volume element named 'microphone' (the gate that keeps the microphone off until you accept)")
+        if let index = offer.audioLineIndex, offer.audioSendChain() != nil {
+            guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
+                throw MediaError.negotiation("webrtcbin gave no sink pad for the audio m-line \(index)")
+            }
+            defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
+            let result = gst_pad_link(source, sinkPad)
+            guard result == GST_PAD_LINK_OK else {
+                throw MediaError.negotiation("cannot link audio-out to webrtcbin (\(result.rawValue))")
+            }
+        } else {
+            log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            let discard = gst_element_factory_make("fakesink", "discard-microphone")!
+            gst_bin_add(bin, discard)
+            gst_element_sync_state_with_parent(discard)
+            let sinkPad = gst_element_get_static_pad(discard, "sink")!
+            gst_pad_link(source, sinkPad)
+            gst_object_unref(UnsafeMutableRawPointer(sinkPad))
         }
-        gst_object_unref(UnsafeMutableRawPointer(gate))
-        guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
-            gst_object_unref(UnsafeMutableRawPointer(bin))
-            throw MediaError.negotiation("webrtcbin gave no sink pad for the audio m-line \(index)")
-        }
-        defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
-        gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
-        applyGates()
-        let source = gst_element_get_static_pad(bin, "src")!
-        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        let result = gst_pad_link(source, sinkPad)
-        guard result == GST_PAD_LINK_OK else {
-            throw MediaError.negotiation("cannot link the microphone to webrtcbin (\(result.rawValue))")
-        }
-        gst_element_sync_state_with_parent(bin)
     }
 
     private func connectionStateChanged(_ state: GstWebRTCPeerConnectionState) {
@@ -250,12 +328,46 @@ public final class AnswerSession {
     }
 
     private func stopPipeline() {
+        if let (pad, probe) = microphoneHold {
+            gst_pad_remove_probe(pad, probe)
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+            microphoneHold = nil
+        }
         webrtc.disconnect()
         busWatch?.remove()
         busWatch = nil
         gst_element_set_state(pipeline, GST_STATE_NULL)
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
+}
+
+/// The pads that receive the door's media, by medium ("video", "audio"):
+/// written on the main context before the answer, read on the streaming
+/// thread that announces a receiving pad.
+final class PadTable: @unchecked Sendable {
+    private let lock = NSLock()
+    private var pads: [String: UnsafeMutablePointer<GstPad>] = [:]
+
+    func set(_ media: String, _ pad: UnsafeMutablePointer<GstPad>?) {
+        lock.lock()
+        defer { lock.unlock() }
+        if let old = pads[media] { gst_object_unref(UnsafeMutableRawPointer(old)) }
+        pads[media] = pad
+    }
+
+    func pad(for media: String) -> UnsafeMutablePointer<GstPad>? {
+        lock.lock()
+        defer { lock.unlock() }
+        return pads[media]
+    }
+
+    func all() -> [UnsafeMutablePointer<GstPad>] {
+        lock.lock()
+        defer { lock.unlock() }
+        return Array(pads.values)
+    }
+
+    deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
 }
 
 /// Counts frames from a streaming thread.

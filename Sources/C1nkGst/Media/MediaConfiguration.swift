@@ -1,29 +1,66 @@
 import CGStreamer
+import Foundation
 
-/// The media graph around `webrtcbin` for one answered call, as gst-launch
-/// descriptions with placeholders, plus the network settings.
-///
-/// Placeholders: `{sink}` (the video sink), `{audio-source}`, `{audio-sink}`,
-/// and `{encoder}` (filled from the door's offer: Opus, else G.711).
-/// The audio descriptions must keep a `volume` named `microphone` and one
-/// named `speaker`: they are the privacy gates, muted until the user accepts.
+/// Everything a call's media needs: the pipeline description around
+/// `webrtcbin`, the values of its placeholders, recording, and the network.
 public struct MediaConfiguration: Equatable, Sendable {
     public var ice = IceConfiguration()
     /// Jitterbuffer latency. 50 ms absorbs the jitter of a home LAN or Wi-Fi
     /// link (bursts of 20–40 ms) without smearing video, and keeps the first
     /// frame about 60 ms after the connection instead of webrtcbin's 200 ms.
     public var latencyMilliseconds: UInt = 50
-    public var videoSink = "autovideosink"
+    /// `{sink}`: the video sink, an element name or a bin description.
+    public var videoSink = MediaConfiguration.automaticVideoSink()
+    /// `{audio-source}`: the microphone.
     public var audioSource = "autoaudiosrc"
+    /// `{audio-sink}`: the speaker.
     public var audioSink = "autoaudiosink"
-
-    public var videoReceive = "decodebin ! videoconvert ! videoscale ! {sink}"
-    public var audioReceive = "decodebin ! audioconvert ! audioresample ! volume name=speaker mute=true"
-        + " ! level name=speaker-level interval=100000000 ! {audio-sink}"
-    public var audioSend = "{audio-source} ! audioconvert ! audioresample ! volume name=microphone mute=true"
-        + " ! audioconvert ! {encoder}"
+    /// The graph; nil: `display`, or `display-record` when recording.
+    public var pipeline: PipelineDescription?
+    /// `--record`: where calls are written; nil for no recording.
+    public var recording: RecordingTarget?
 
     public init() {}
+
+    /// The sink a device would want when none is given: the desktop's
+    /// (`autovideosink`) when there is a display server, the screen itself
+    /// (`kmssink`) when there is a DRM device, and otherwise none at all
+    /// (`fakesink`: video is still decoded, counted and recorded).
+    public static func automaticVideoSink(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+        if !(environment["DISPLAY"] ?? "").isEmpty || !(environment["WAYLAND_DISPLAY"] ?? "").isEmpty {
+            return "autovideosink"
+        }
+        if access("/dev/dri/card0", R_OK | W_OK) == 0 && GStreamer.hasElement("kmssink") {
+            return "kmssink"
+        }
+        return "fakesink sync=true"
+    }
+
+    /// The placeholder values the user chose.
+    var userValues: [String: String] {
+        ["sink": videoSink, "audio-source": audioSource, "audio-sink": audioSink]
+    }
+
+    /// The pipeline to use, loading the default one when none was chosen.
+    public func resolvedPipeline() throws -> PipelineDescription {
+        if let pipeline { return pipeline }
+        return try PipelineDescription.load(recording == nil ? PipelineDescription.defaultName : PipelineDescription.defaultRecordingName)
+    }
+
+    /// Loads and builds the pipeline once, before any call, so that a typo, a
+    /// missing plugin or a missing placeholder is reported at start-up.
+    /// Returns the configuration with the pipeline loaded.
+    public func validated() throws -> MediaConfiguration {
+        var result = self
+        let pipeline = try resolvedPipeline()
+        result.pipeline = pipeline
+        try pipeline.validate(userValues, recording: recording != nil)
+        for (element, package) in [("webrtcbin", "gstreamer1.0-plugins-bad"), ("nicesrc", "gstreamer1.0-nice")]
+        where !GStreamer.hasElement(element) {
+            throw MediaError.missingElement(element, package: package)
+        }
+        return result
+    }
 
     static func fill(_ description: String, _ values: [String: String]) -> String {
         var result = description
@@ -33,34 +70,8 @@ public struct MediaConfiguration: Equatable, Sendable {
 }
 
 extension MediaConfiguration {
-    /// Builds every description once, before any call, so a typo in `--sink`
-    /// or a missing plugin is reported at start-up, naming the element.
-    public func validate() throws {
-        let checks: [(String, String, String?)] = [
-            ("video receive", Self.fill(videoReceive, ["sink": videoSink]), nil),
-            ("audio receive", Self.fill(audioReceive, ["audio-sink": audioSink]), "speaker"),
-            ("audio send", Self.fill(audioSend, ["audio-source": audioSource, "encoder": "opusenc ! rtpopuspay"]), "microphone"),
-        ]
-        for (label, description, gate) in checks {
-            let bin: UnsafeMutablePointer<GstElement>
-            do {
-                bin = try PipelineBin.make(description, name: "check")
-            } catch let error as MediaError {
-                throw MediaError.badConfiguration("the \(label) pipeline is not valid: \(error)")
-            }
-            defer { gst_object_unref(UnsafeMutableRawPointer(bin)) }
-            if let gate {
-                guard let element = Gst.find(gate, in: bin) else {
-                    throw MediaError.badConfiguration("the \(label) pipeline has no volume element named '\(gate)' (the gate that keeps audio off until you accept)")
-                }
-                gst_object_unref(UnsafeMutableRawPointer(element))
-            }
-        }
-        if !GStreamer.hasElement("webrtcbin") {
-            throw MediaError.missingElement("webrtcbin", package: "gstreamer1.0-plugins-bad")
-        }
-        if !GStreamer.hasElement("nicesrc") {
-            throw MediaError.missingElement("nicesrc", package: "gstreamer1.0-nice")
-        }
+    /// Whether the pipeline in use has `{placeholder}` (false if it cannot load).
+    public func resolvedPipelineUses(_ placeholder: String) -> Bool {
+        (try? resolvedPipeline())?.uses(placeholder) ?? false
     }
 }

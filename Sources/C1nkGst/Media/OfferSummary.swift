@@ -8,6 +8,8 @@ struct OfferSummary: Equatable {
         var mid: String?
         /// encoding name → payload type, e.g. "OPUS" → 111
         var payloadTypes: [String: Int]
+        /// The encoding of the first payload type listed: the door's preference.
+        var preferredCodec: String?
     }
 
     var lines: [MediaLine]
@@ -34,13 +36,37 @@ struct OfferSummary: Equatable {
                 }
                 n += 1
             }
-            lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes))
+            let first = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).flatMap { Int(String(cString: $0)) } : nil
+            let preferred = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
+            lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes, preferredCodec: preferred))
         }
         if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
     }
 
     var audioLineIndex: Int? { lines.firstIndex { $0.kind == "audio" } }
     var hasVideo: Bool { lines.contains { $0.kind == "video" } }
+
+    var videoCodec: String? { lines.first { $0.kind == "video" }?.preferredCodec }
+    var audioCodec: String? { lines.first { $0.kind == "audio" }?.preferredCodec }
+
+    /// `{video-depay}`: RTP to the coded stream as received, for recording.
+    /// VP8 waits for a keyframe so the muxer sees the final caps first.
+    var videoDepayloader: String {
+        switch videoCodec {
+        case "H264": return "rtph264depay ! h264parse"
+        case "VP9": return "rtpvp9depay"
+        default: return "rtpvp8depay wait-for-keyframe=true"
+        }
+    }
+
+    /// `{audio-depay}`: RTP to the coded audio as received.
+    var audioDepayloader: String {
+        switch audioCodec {
+        case "PCMU": return "rtppcmudepay"
+        case "PCMA": return "rtppcmadepay"
+        default: return "rtpopusdepay"
+        }
+    }
 
     func mid(forLine index: UInt32) -> String? {
         Int(index) < lines.count ? lines[Int(index)].mid : nil

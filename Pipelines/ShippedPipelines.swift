@@ -1,0 +1,26 @@
+import Foundation
+
+/// Where the pipeline descriptions shipped with c1nk-gst are found, in order:
+/// `$C1NK_PIPELINES_DIR`; the resource bundle SwiftPM puts next to the
+/// executable (`swift run`, `swift build`; copy it along when installing);
+/// `../share/c1nk-gst/pipelines` beside the executable's folder (an installed
+/// layout); the source tree this was built from.
+public enum ShippedPipelines {
+    static let bundleName = "c1nk-gst_C1nkPipelines.resources"
+
+    public static var directory: String? {
+        candidates().first { FileManager.default.fileExists(atPath: $0 + "/display.pipeline") }
+    }
+
+    public static func candidates() -> [String] {
+        var result: [String] = []
+        if let override = ProcessInfo.processInfo.environment["C1NK_PIPELINES_DIR"] { result.append(override) }
+        if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
+            let folder = (executable as NSString).deletingLastPathComponent
+            result.append(folder + "/" + bundleName)
+            result.append((folder as NSString).deletingLastPathComponent + "/share/c1nk-gst/pipelines")
+        }
+        result.append((#filePath as NSString).deletingLastPathComponent)
+        return result
+    }
+}

@@ -1,0 +1,151 @@
+import Foundation
+import XCTest
+@testable import C1nkGst
+
+/// Pipelines as text and recording, in real loopback calls.
+final class PipelineTests: XCTestCase {
+    /// One auto-answered call of `seconds` with the pipeline `name`; returns
+    /// the harness (stopped) and the call's media time (media-connected → ended).
+    @discardableResult
+    func call(pipeline name: String, record: String? = nil, codec: DoorMediaSession.VideoCodec = .vp8,
+              seconds: Double = 3, calls: Int = 1) throws -> (harness: CallHarness, mediaSeconds: Double) {
+        let pipeline = try PipelineDescription.load(name)
+        let recording = try record.map { try RecordingTarget($0) }
+        let harness = try CallHarness(codec: codec) { options in
+            options.answerMode = .auto
+            options.openDoorAfter = 0.5
+            options.hangupAfter = seconds
+            options.media.pipeline = pipeline
+            options.media.recording = recording
+        }
+        var mediaSeconds = 0.0
+        for index in 1...calls {
+            harness.door.ring()
+            waitUntil("call \(index) of \(name) to end", timeout: seconds + 15) { harness.count("ended") == index }
+            if let connected = harness.answerer.lastCall.mediaConnectedAt {
+                mediaSeconds = MainContext.monotonicSeconds() - connected
+            }
+            if record != nil {
+                waitUntil("the recording of call \(index) to be finalised", timeout: 5) { harness.count("recorded") == index }
+            }
+        }
+        harness.stop()
+        return (harness, mediaSeconds)
+    }
+
+    func recordedPaths(_ harness: CallHarness) -> [String] {
+        harness.events.written.filter { $0["event"] as? String == "recorded" }.compactMap { $0["path"] as? String }
+    }
+
+    func testRecordsVP8CallToMatroska() throws {
+        let directory = temporaryDirectory()
+        let (harness, seconds) = try call(pipeline: "display-record", record: directory + "/door-{callId}.mkv")
+        let path = try XCTUnwrap(recordedPaths(harness).first)
+        XCTAssertEqual(path, directory + "/door-\(harness.answerer.lastCall.callId).mkv")
+        let file = try MediaFile(path)
+        XCTAssertTrue(file.videoCaps?.hasPrefix("video/x-vp8") ?? false, "\(file.videoCaps ?? "no video")")
+        XCTAssertTrue(file.audioCaps?.hasPrefix("audio/x-opus") ?? false, "\(file.audioCaps ?? "no audio")")
+        XCTAssertEqual(file.duration, seconds, accuracy: seconds * 0.1, "duration of the file vs the call")
+        XCTAssertGreaterThan(file.decodedFrames, Int(seconds * 20), "frames decode")
+        XCTAssertGreaterThan(harness.answerer.lastCall.framesRendered, 40, "display went on while recording")
+    }
+
+    func testRecordsH264CallToMP4WithoutDecoding() throws {
+        let directory = temporaryDirectory()
+        let (harness, seconds) = try call(pipeline: "record", record: directory + "/door.mp4", codec: .h264)
+        let path = try XCTUnwrap(recordedPaths(harness).first)
+        XCTAssertEqual(path, directory + "/door.mp4")
+        let file = try MediaFile(path)
+        XCTAssertTrue(file.videoCaps?.hasPrefix("video/x-h264") ?? false, "\(file.videoCaps ?? "no video")")
+        XCTAssertTrue(file.audioCaps?.hasPrefix("audio/x-opus") ?? false, "\(file.audioCaps ?? "no audio")")
+        XCTAssertEqual(file.duration, seconds, accuracy: seconds * 0.1, "duration of the file vs the call")
+        XCTAssertGreaterThan(file.decodedFrames, Int(seconds * 20), "frames decode")
+    }
+
+    func testCallIdGivesOneFilePerCallAndNothingIsOverwritten() throws {
+        let directory = temporaryDirectory()
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: directory + "/fixed.mkv"))
+        let (harness, _) = try call(pipeline: "record", record: directory + "/call-{callId}.mkv", seconds: 1.5, calls: 2)
+        let paths = recordedPaths(harness)
+        XCTAssertEqual(paths.count, 2)
+        XCTAssertEqual(Set(paths).count, 2, "one file per call")
+        for path in paths { XCTAssertGreaterThan(try MediaFile(path).decodedFrames, 10) }
+
+        let (second, _) = try call(pipeline: "record", record: directory + "/fixed.mkv", seconds: 1.5)
+        XCTAssertEqual(recordedPaths(second), [directory + "/fixed-1.mkv"])
+        XCTAssertEqual(try String(contentsOfFile: directory + "/fixed.mkv", encoding: .utf8), "keep me")
+    }
+
+    func testVP8AskedForMP4IsRecordedToMatroska() throws {
+        let directory = temporaryDirectory()
+        let (harness, _) = try call(pipeline: "record", record: directory + "/door.mp4", seconds: 1.5)
+        let path = try XCTUnwrap(recordedPaths(harness).first)
+        XCTAssertEqual(path, directory + "/door.mkv")
+        XCTAssertTrue(try MediaFile(path).videoCaps?.hasPrefix("video/x-vp8") ?? false)
+    }
+
+    func testEveryShippedPipelineRunsInACall() throws {
+        let names = PipelineDescription.shippedNames()
+        XCTAssertEqual(Set(names), ["audio", "display", "display-record", "record"])
+        for name in names {
+            let directory = temporaryDirectory()
+            let records = try PipelineDescription.load(name).uses("record-location")
+            let (harness, _) = try call(pipeline: name, record: records ? directory + "/call.mkv" : nil, seconds: 1.5)
+            XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup", name)
+            XCTAssertTrue(harness.door.doorOpened, name)
+            if name.hasPrefix("display") || name == "record" {
+                XCTAssertGreaterThan(harness.answerer.lastCall.framesRendered, 15, "\(name): video frames")
+            }
+            if name == "display" || name == "audio" || name == "display-record" {
+                let accepted = try XCTUnwrap(harness.door.acceptedAt, name)
+                XCTAssertGreaterThan(harness.door.loudestHeard(since: accepted + 0.3), -30, "\(name): the door hears the resident")
+            }
+            if records {
+                let path = try XCTUnwrap(recordedPaths(harness).first, name)
+                XCTAssertGreaterThan(try MediaFile(path).decodedFrames, 10, "\(name): the recording decodes")
+            }
+        }
+    }
+
+    func testPlaceholderSyntaxAndErrorsNameFileLineAndElement() throws {
+        func error(_ text: String, values: [String: String] = [:], recording: Bool = false) -> String {
+            do {
+                let description = try PipelineDescription(name: "mine", path: "mine.pipeline", text: text)
+                var all = ["sink": "fakesink", "audio-source": "audiotestsrc", "audio-sink": "fakesink"]
+                all.merge(values) { $1 }
+                try description.validate(all, recording: recording)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let good = "identity name=video-in ! decodebin ! videoconvert ! identity name=video-out ! {sink}"
+        XCTAssertEqual(error(good), "no error")
+        XCTAssertEqual(error("# comment\n" + good.replacingOccurrences(of: "videoconvert", with: "videoconvertt")),
+                       "mine.pipeline:2: element 'videoconvertt': no element \"videoconvertt\": not a GStreamer element, or its plugin is not installed")
+        XCTAssertTrue(error("identity name=video-in ! glimagesink").contains("install the Debian package gstreamer1.0-gl"))
+        XCTAssertTrue(error("identity name=video-in\n  ! videoconvert frobnicate=3 ! fakesink").hasPrefix("mine.pipeline:2: element 'videoconvert': no property \"frobnicate\""),
+                      error("identity name=video-in\n  ! videoconvert frobnicate=3 ! fakesink"))
+        XCTAssertTrue(error("identity name=video-in ! fakesink\naudiotestsrc ! videoconvert ! fakesink")
+            .hasPrefix("mine.pipeline:2: element 'audiotestsrc': audiotestsrc cannot link to videoconvert"),
+                      error("identity name=video-in ! fakesink\naudiotestsrc ! videoconvert ! fakesink"))
+        XCTAssertEqual(error("identity name=video-in ! {screen}"),
+                       "mine.pipeline:1: unknown placeholder {screen}; known: {sink} {audio-source} {audio-sink} {record-location} {audio-encoder} {video-depay} {audio-depay} {record-muxer}")
+        XCTAssertEqual(error("identity name=video-in ! fakesink"),
+                       "no error")
+        XCTAssertTrue(error("identity name=video-in ! fakesink", recording: true).contains("does not record"))
+        XCTAssertTrue(error("identity name=video-in ! matroskamux ! filesink location={record-location}").contains("give --record PATH"))
+        XCTAssertTrue(error("fakesrc ! fakesink").contains("nothing takes the door's media"))
+        XCTAssertTrue(error("identity name=audio-in ! fakesink\naudiotestsrc ! identity name=audio-out").contains("'microphone'"))
+        XCTAssertTrue(error("identity name=audio-in ! {audio-sink}").contains("'speaker'"))
+    }
+
+    func testRecordingTargetExpandsTimeAndChecksTheExtension() throws {
+        let target = try RecordingTarget("/tmp/door-%Y-{callId}")
+        XCTAssertEqual(target.container, .matroska)
+        let year = Calendar.current.component(.year, from: Date())
+        XCTAssertEqual(target.file(callId: "abc", videoCodec: "VP8") { _ in }.path, "/tmp/door-\(year)-abc.mkv")
+        XCTAssertThrowsError(try RecordingTarget("/tmp/door.avi"))
+        XCTAssertThrowsError(try RecordingTarget("/no/such/folder/door.mkv"))
+    }
+}
