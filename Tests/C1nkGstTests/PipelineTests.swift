@@ -130,7 +130,7 @@ final class PipelineTests: XCTestCase {
             .hasPrefix("mine.pipeline:2: element 'audiotestsrc': audiotestsrc cannot link to videoconvert"),
                       error("identity name=video-in ! fakesink\naudiotestsrc ! videoconvert ! fakesink"))
         XCTAssertEqual(error("identity name=video-in ! {screen}"),
-                       "mine.pipeline:1: unknown placeholder {screen}; known: {sink} {audio-source} {audio-sink} {record-location} {audio-encoder} {video-depay} {audio-depay} {record-muxer}")
+                       "mine.pipeline:1: unknown placeholder {screen}; known: {sink} {audio-source} {audio-sink} {record-location} {audio-encoder} {video-depay} {video-decoder} {audio-depay} {record-muxer}")
         XCTAssertEqual(error("identity name=video-in ! fakesink"),
                        "no error")
         XCTAssertTrue(error("identity name=video-in ! fakesink", recording: true).contains("does not record"))

@@ -52,6 +52,7 @@ public final class AnswerSession {
 
         var values = configuration.userValues
         values["video-depay"] = offer.videoDepayloader
+        values["video-decoder"] = offer.videoDecoder
         values["audio-depay"] = offer.audioDepayloader
         values["audio-encoder"] = offer.audioSendChain().map { "\($0.encoder) ! capsfilter caps=\"\($0.caps)\"" }
             ?? PipelineDescription.standInValues["audio-encoder"]
@@ -104,6 +105,20 @@ public final class AnswerSession {
     }
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
+
+    /// The caps of the video arriving at `video-out`, once it flows
+    /// ("video/x-raw, width=800, …"), for diagnostics.
+    public var videoOutCaps: String? {
+        guard let element = Gst.find("video-out", in: pipeline) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(element)) }
+        guard let pad = gst_element_get_static_pad(element, "sink") else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        guard let caps = gst_pad_get_current_caps(pad) else { return nil }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        let text = gst_caps_to_string(caps)!
+        defer { g_free(text) }
+        return String(cString: text)
+    }
 
     /// Adds a candidate from the door.
     public func addRemoteCandidate(_ candidate: IceCandidate) {
@@ -279,7 +294,11 @@ public final class AnswerSession {
         log.debug("call \(callId): connection state \(state.rawValue)")
         switch state {
         case GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED:
-            if !connected { connected = true; onConnected?() }
+            if !connected {
+                connected = true
+                dumpGraph("connected")
+                onConnected?()
+            }
         case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED:
             fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
         default:
@@ -287,8 +306,14 @@ public final class AnswerSession {
         }
     }
 
+    /// Writes the running graph as a .dot file when GST_DEBUG_DUMP_DOT_DIR is set.
+    private func dumpGraph(_ moment: String) {
+        gst_debug_bin_to_dot_file(bin, GST_DEBUG_GRAPH_SHOW_ALL, "c1nk-call-\(callId)-\(moment)")
+    }
+
     private func firstFrame() {
         guard !stopped else { return }
+        dumpGraph("first-frame")
         onFirstFrame?()
     }
 

@@ -59,6 +59,15 @@ struct OfferSummary: Equatable {
         }
     }
 
+    /// `{video-decoder}`: the software decoder for the door's video.
+    var videoDecoder: String {
+        switch videoCodec {
+        case "H264": return "avdec_h264"
+        case "VP9": return "vp9dec"
+        default: return "vp8dec"
+        }
+    }
+
     /// `{audio-depay}`: RTP to the coded audio as received.
     var audioDepayloader: String {
         switch audioCodec {

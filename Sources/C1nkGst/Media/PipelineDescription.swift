@@ -15,7 +15,7 @@ public struct PipelineDescription: Equatable, Sendable {
     /// Placeholders the user fills with options.
     public static let userPlaceholders = ["sink", "audio-source", "audio-sink", "record-location"]
     /// Placeholders c1nk fills for each call from the door's offer and `--record`.
-    public static let callPlaceholders = ["audio-encoder", "video-depay", "audio-depay", "record-muxer"]
+    public static let callPlaceholders = ["audio-encoder", "video-depay", "video-decoder", "audio-depay", "record-muxer"]
 
     public static let defaultName = "display"
     public static let defaultRecordingName = "display-record"
@@ -133,6 +133,7 @@ public struct PipelineDescription: Equatable, Sendable {
     static let standInValues = [
         "audio-encoder": "opusenc ! rtpopuspay pt=111",
         "video-depay": "rtpvp8depay",
+        "video-decoder": "vp8dec",
         "audio-depay": "rtpopusdepay",
         "record-muxer": "matroskamux",
     ]
