@@ -104,6 +104,19 @@ static inline SoupServer *c1nk_soup_server_new(const char *server_header) {
   return soup_server_new("server-header", server_header, NULL);
 }
 
+/* ---- Buffers and video frames: macros in the headers ---- */
+
+/* Makes the probed buffer writable (copying it if shared) and puts it back into the probe info. */
+static inline GstBuffer *c1nk_probe_writable_buffer(GstPadProbeInfo *info) {
+  GstBuffer *buffer = gst_buffer_make_writable(GST_PAD_PROBE_INFO_BUFFER(info));
+  GST_PAD_PROBE_INFO_DATA(info) = buffer;
+  return buffer;
+}
+
+static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
+  return gst_buffer_get_video_meta(buffer);
+}
+
 /* ---- GStreamer constants that are macros ---- */
 
 static inline GstClockTime c1nk_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }

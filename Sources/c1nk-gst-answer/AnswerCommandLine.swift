@@ -57,6 +57,8 @@ struct AnswerCommandLine {
 
     Output:
       --events PATH|-          write one JSON event per line (- for standard output)
+      --measure                measure decode and glass-to-glass latency of each call (a "measurements"
+                               event at its end; glass-to-glass needs a door that stamps its frames)
       --demo                   run a local server and a simulated door in this process, ring once,
                                answer, open the door, hang up and print a summary
       --help                   show this help
@@ -118,6 +120,7 @@ struct AnswerCommandLine {
                 }
                 result.answerer.media.ice.localAddresses.append(address)
             case "--events": result.eventsPath = try reader.value(for: option)
+            case "--measure": result.answerer.media.measure = true
             default:
                 throw ArgumentReader.UsageError("unknown option \(option)")
             }

@@ -22,6 +22,7 @@ final class CallHarness {
     }
 
     init(codec: DoorMediaSession.VideoCodec = .vp8, answerers count: Int = 1,
+         door doorConfigure: (inout DoorMediaSession.Options) -> Void = { _ in },
          configure: (inout Answerer.Options) -> Void = { _ in }) throws {
         Log.echoToStandardError = false
         server = try SignalServer()
@@ -29,6 +30,7 @@ final class CallHarness {
         doorOptions.media.codec = codec
         doorOptions.media.ice.stunServers = []
         doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+        doorConfigure(&doorOptions.media)
         door = try SimulatedDoor(doorOptions)
         door.onEvent = { [unowned self] in self.doorEvents.append($0) }
         door.start()

@@ -244,6 +244,9 @@ public final class Answerer {
             lastCall.speakerPeakWhileEnabled = max(lastCall.speakerPeakWhileEnabled, session.speakerPeakWhileEnabled)
         }
         self.session = nil
+        if let summary = session.measurements {
+            events.emit("measurements", callId: session.callId, fields: summary.fields)
+        }
         let key = ObjectIdentifier(session)
         finishing[key] = session
         session.finish { [weak self, weak session] in

@@ -58,6 +58,16 @@ public final class SignalConnection {
         return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
     }
 
+    /// `void handler(GObject*, gpointer arg1, gpointer arg2, gpointer user_data)`
+    public static func connect(_ instance: gpointer, _ signal: String,
+                               _ handler: @escaping (gpointer?, gpointer?) -> Void) -> SignalConnection {
+        typealias Thunk = @convention(c) (gpointer?, gpointer?, gpointer?, gpointer?) -> Void
+        let thunk: Thunk = { _, a, b, data in
+            Unmanaged<ClosureBox<(gpointer?, gpointer?) -> Void>>.fromOpaque(data!).takeUnretainedValue().value(a, b)
+        }
+        return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
+    }
+
     /// `void handler(GObject*, gint arg1, gpointer arg2, gpointer user_data)`
     public static func connect(_ instance: gpointer, _ signal: String,
                                _ handler: @escaping (Int32, gpointer?) -> Void) -> SignalConnection {

@@ -27,6 +27,9 @@ public final class AnswerSession {
     public private(set) var audioEnabled: Bool
     /// The file this call is recorded to, when recording.
     public private(set) var recordingPath: String?
+    /// Latency figures so far, with `MediaConfiguration.measure`.
+    public var measurements: MeasurementProbes.Summary? { probes?.summary() }
+    private var probes: MeasurementProbes?
 
     private let log = Log.media
     private let offer: OfferSummary
@@ -84,6 +87,10 @@ public final class AnswerSession {
             throw error
         }
         gst_bin_add(bin, webrtc.element)
+        if configuration.measure {
+            probes = MeasurementProbes()
+            probes?.attach(to: pipeline)
+        }
         prepareInputs()
         prepareOutputs()
         applyGates()

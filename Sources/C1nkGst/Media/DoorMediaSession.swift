@@ -33,6 +33,8 @@ public final class DoorMediaSession {
         public var ice = IceConfiguration()
         /// The visitor's voice: any audio source description.
         public var audioSource = "audiotestsrc is-live=true wave=sine freq=440 volume=0.4"
+        /// Draw the capture time into each frame (`FrameStamp`), for glass-to-glass measurements.
+        public var stampTime = false
         public init() {}
     }
 
@@ -58,11 +60,7 @@ public final class DoorMediaSession {
         gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
         let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
-        let video = try PipelineBin.make(
-            "videotestsrc is-live=true pattern=smpte ! video/x-raw,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
-            + " ! textoverlay text=\"\(label)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
-            + " ! \(options.codec.encoder) ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\"",
-            name: "door-camera", output: true)
+        let video = try Self.camera(options, label: label)
         let audio = try PipelineBin.make(
             "\(options.audioSource) ! audioconvert ! audioresample ! opusenc ! rtpopuspay pt=111"
             + " ! capsfilter name=\(PipelineBin.outputName) caps=\"application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000\"",
@@ -112,6 +110,25 @@ public final class DoorMediaSession {
             stop()
             throw MediaError.pipeline("the door pipeline would not start")
         }
+    }
+
+    /// The door's camera: test pattern, the door's name, optionally the time
+    /// stamp, the encoder and its RTP payloader. Also used alone by the benchmark's baseline.
+    public static func camera(_ options: Options, label: String? = nil, name: String = "door-camera") throws -> UnsafeMutablePointer<GstElement> {
+        let text = (label ?? options.doorName).replacingOccurrences(of: "\"", with: "'")
+        let bin = try PipelineBin.make(
+            "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
+            + " ! identity name=stamp silent=true"
+            + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
+            + " ! \(options.codec.encoder) ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\"",
+            name: name, output: true)
+        if options.stampTime, let stamp = Gst.find("stamp", in: bin) {
+            let pad = gst_element_get_static_pad(stamp, "src")!
+            FrameStamp.stampFrames(on: pad, width: options.width, height: options.height)
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+            gst_object_unref(UnsafeMutableRawPointer(stamp))
+        }
+        return bin
     }
 
     public func applyAnswer(_ sdp: String) {

@@ -19,6 +19,8 @@ public struct MediaConfiguration: Equatable, Sendable {
     public var pipeline: PipelineDescription?
     /// `--record`: where calls are written; nil for no recording.
     public var recording: RecordingTarget?
+    /// `--measure`: decode and glass-to-glass latency probes on every call.
+    public var measure = false
 
     public init() {}
 
