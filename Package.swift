@@ -8,6 +8,7 @@ let package = Package(
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
+        .executable(name: "c1nk-gst-bench", targets: ["c1nk-gst-bench"]),
     ],
     targets: [
         // The only place with C: module map and a header of static inline helpers
@@ -29,6 +30,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-door", dependencies: ["C1nkGst"]),
+        .executableTarget(name: "c1nk-gst-bench", dependencies: ["C1nkGst", "CGStreamer"]),
         .testTarget(name: "C1nkGstTests", dependencies: ["C1nkGst", "CGStreamer"]),
     ]
 )

@@ -53,7 +53,7 @@ enum AnswerCommand {
             if let problem = answerer.command(line) { stderr.write("c1nk-gst-answer: \(problem)\n") }
         })
         answerer.start()
-        MainContext.run { stopping || answerer.isFinished }
+        MainContext.run(poll: nil) { stopping || answerer.isFinished }
         if !stopping { answerer.shutdown() }
         withExtendedLifetime((watches, input)) {}
         return 0

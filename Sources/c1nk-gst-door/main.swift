@@ -95,7 +95,7 @@ door.onEvent = { event in
 door.start()
 let watches = [UnixSignalWatch(signal: SIGINT) { door.hangup(); done = true },
                UnixSignalWatch(signal: SIGTERM) { door.hangup(); done = true }]
-MainContext.run { done }
+MainContext.run(poll: nil) { done }
 MainContext.spin(0.2)
 door.stop()
 withExtendedLifetime(watches) {}

@@ -49,6 +49,6 @@ print("  answer:  c1nk-gst-answer --server \(server.url) --stun none --ice-local
 print("  ring:    c1nk-gst-door --server \(server.url) --ring")
 var stopping = false
 let watches = [UnixSignalWatch(signal: SIGINT) { stopping = true }, UnixSignalWatch(signal: SIGTERM) { stopping = true }]
-MainContext.run { stopping }
+MainContext.run(poll: nil) { stopping }
 server.stop()
 withExtendedLifetime(watches) {}

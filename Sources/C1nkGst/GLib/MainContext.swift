@@ -23,13 +23,23 @@ public enum MainContext {
     /// Iterates the default main context on the calling thread until `done`
     /// returns true or `timeout` seconds pass. Returns whether `done` held.
     /// Commands use it as their main loop; tests use it to wait for events.
+    ///
+    /// `done` is checked after every event dispatched. `poll` adds a check
+    /// every so many seconds, for conditions that change outside the main
+    /// context (another process exiting); commands pass nil, so an idle
+    /// process sleeps until something happens.
     @discardableResult
-    public static func run(timeout: Double = .infinity, until done: () -> Bool) -> Bool {
+    public static func run(timeout: Double = .infinity, poll: Double? = 0.05, until done: () -> Bool) -> Bool {
         let deadline = timeout.isFinite ? monotonicSeconds() + timeout : .infinity
-        // A wake-up source so that iteration returns to check `done` at least
-        // every 50 ms even when nothing else happens.
-        let tick = g_timeout_add_full(G_PRIORITY_DEFAULT, 50, { _ in 1 }, nil, nil)
-        defer { g_source_remove(tick) }
+        var sources: [guint] = []
+        if let poll {
+            sources.append(g_timeout_add_full(G_PRIORITY_DEFAULT, guint(poll * 1000), { _ in 1 }, nil, nil))
+        }
+        if timeout.isFinite {
+            // Wakes the iteration at the deadline (kept until removed below).
+            sources.append(g_timeout_add_full(G_PRIORITY_DEFAULT, guint(min(max(0, timeout), 86_400) * 1000), { _ in 1 }, nil, nil))
+        }
+        defer { sources.forEach { g_source_remove($0) } }
         while !done() {
             if monotonicSeconds() >= deadline { return false }
             g_main_context_iteration(nil, 1)

@@ -1,4 +1,5 @@
 import CGStreamer
+import Glibc
 
 /// The door panel's side of one WebRTC session (the offerer): a test-pattern
 /// camera with the door's name drawn on it, a tone as the visitor's voice, and
@@ -35,6 +36,9 @@ public final class DoorMediaSession {
         public var audioSource = "audiotestsrc is-live=true wave=sine freq=440 volume=0.4"
         /// Draw the capture time into each frame (`FrameStamp`), for glass-to-glass measurements.
         public var stampTime = false
+        /// Delay each video frame by a random 0…N ms before it leaves, as a
+        /// jittery Wi-Fi link does (for latency-knob measurements).
+        public var jitterMilliseconds = 0
         public init() {}
     }
 
@@ -122,6 +126,10 @@ public final class DoorMediaSession {
             + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
             + " ! \(options.codec.encoder) ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\"",
             name: name, output: true)
+        if options.jitterMilliseconds > 0, let output = gst_element_get_static_pad(bin, "src") {
+            Self.delayFrames(on: output, upTo: options.jitterMilliseconds)
+            gst_object_unref(UnsafeMutableRawPointer(output))
+        }
         if options.stampTime, let stamp = Gst.find("stamp", in: bin) {
             let pad = gst_element_get_static_pad(stamp, "src")!
             FrameStamp.stampFrames(on: pad, width: options.width, height: options.height)
@@ -129,6 +137,19 @@ public final class DoorMediaSession {
             gst_object_unref(UnsafeMutableRawPointer(stamp))
         }
         return bin
+    }
+
+    /// Holds the first packet of each frame back for a random time, on the
+    /// sending thread (which also holds the frame's other packets back).
+    private static func delayFrames(on pad: UnsafeMutablePointer<GstPad>, upTo milliseconds: Int) {
+        var lastTimestamp = GstClockTime.max
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
+            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self), buffer.pointee.pts != lastTimestamp {
+                lastTimestamp = buffer.pointee.pts
+                usleep(useconds_t(Int.random(in: 0...milliseconds) * 1000))
+            }
+            return GST_PAD_PROBE_OK
+        }
     }
 
     public func applyAnswer(_ sdp: String) {

@@ -41,7 +41,8 @@ public final class MeasurementProbes: @unchecked Sendable {
     private let lock = NSLock()
     private var arrivals: [GstClockTime: gint64] = [:]
     private var decodeLatencies: [Double] = []
-    private var glassToGlass: [Double] = []
+    /// (monotonic µs, ms) pairs.
+    private var glassToGlass: [(Int, Double)] = []
     private var framesDecoded = 0
     private var unreadableStamps = 0
     private var signal: SignalConnection?
@@ -49,12 +50,20 @@ public final class MeasurementProbes: @unchecked Sendable {
     public struct Summary: Equatable, Sendable {
         public var decode: LatencyStats
         public var glassToGlass: LatencyStats
+        /// Glass-to-glass after the first two seconds of video, once the
+        /// jitterbuffer has settled on the stream's timing.
+        public var glassToGlassSteady: LatencyStats
         public var framesDecoded: Int
         public var unreadableStamps: Int
+        /// Frames the video sink dropped as too late (sinks with `qos`), if it says.
+        public var framesDroppedLate: Int?
 
         public var fields: [String: Any] {
-            ["decodeMs": decode.fields, "glassToGlassMs": glassToGlass.fields,
-             "framesDecoded": framesDecoded, "unreadableStamps": unreadableStamps]
+            var fields: [String: Any] = ["decodeMs": decode.fields, "glassToGlassMs": glassToGlass.fields,
+                                         "glassToGlassSteadyMs": glassToGlassSteady.fields,
+                                         "framesDecoded": framesDecoded, "unreadableStamps": unreadableStamps]
+            if let framesDroppedLate { fields["framesDroppedLate"] = framesDroppedLate }
+            return fields
         }
     }
 
@@ -75,6 +84,13 @@ public final class MeasurementProbes: @unchecked Sendable {
                 watchOutput(pad)
                 gst_object_unref(UnsafeMutableRawPointer(pad))
             }
+            if let source = gst_element_get_static_pad(output, "src") {
+                if let peer = gst_pad_get_peer(source) {
+                    videoSink = gst_pad_get_parent_element(peer)
+                    gst_object_unref(UnsafeMutableRawPointer(peer))
+                }
+                gst_object_unref(UnsafeMutableRawPointer(source))
+            }
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
         // Decoders named in the description exist already.
@@ -87,10 +103,28 @@ public final class MeasurementProbes: @unchecked Sendable {
     }
 
     public func summary() -> Summary {
+        let dropped = videoSink.flatMap { Self.droppedFrames(of: $0) }
         lock.lock()
         defer { lock.unlock() }
-        return Summary(decode: LatencyStats(decodeLatencies), glassToGlass: LatencyStats(glassToGlass),
-                       framesDecoded: framesDecoded, unreadableStamps: unreadableStamps)
+        let settled = (glassToGlass.first?.0 ?? 0) + 2_000_000
+        return Summary(decode: LatencyStats(decodeLatencies), glassToGlass: LatencyStats(glassToGlass.map(\.1)),
+                       glassToGlassSteady: LatencyStats(glassToGlass.filter { $0.0 >= settled }.map(\.1)),
+                       framesDecoded: framesDecoded, unreadableStamps: unreadableStamps, framesDroppedLate: dropped)
+    }
+
+    /// The element after `video-out`: the video sink, whose `stats` count late frames.
+    private var videoSink: UnsafeMutablePointer<GstElement>?
+
+    private static func droppedFrames(of sink: UnsafeMutablePointer<GstElement>) -> Int? {
+        guard ObjectProperty.has(UnsafeMutableRawPointer(sink), "stats"),
+              let stats = c1nk_object_get_object(UnsafeMutableRawPointer(sink), "stats")?.assumingMemoryBound(to: GstStructure.self) else { return nil }
+        defer { gst_structure_free(stats) }
+        var dropped: guint64 = 0
+        return gst_structure_get_uint64(stats, "dropped", &dropped) != 0 ? Int(dropped) : nil
+    }
+
+    deinit {
+        if let videoSink { gst_object_unref(UnsafeMutableRawPointer(videoSink)) }
     }
 
     private var watchedDecoders: Set<UnsafeMutableRawPointer> = []
@@ -147,7 +181,7 @@ public final class MeasurementProbes: @unchecked Sendable {
             }
             let age = width > 0 ? FrameStamp.read(buffer, width: width, height: height).flatMap(FrameStamp.age) : nil
             self.lock.lock()
-            if let age { self.glassToGlass.append(age) } else { self.unreadableStamps += 1 }
+            if let age { self.glassToGlass.append((g_get_monotonic_time(), age)) } else { self.unreadableStamps += 1 }
             self.lock.unlock()
             return GST_PAD_PROBE_OK
         }

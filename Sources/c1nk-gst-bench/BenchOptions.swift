@@ -1,0 +1,90 @@
+import C1nkGst
+
+/// The options of `c1nk-gst-bench`.
+struct BenchOptions {
+    var duration: Double = 10
+    var codecs: [DoorMediaSession.VideoCodec] = [.vp8, .h264]
+    var resolutions: [(Int, Int)] = [(640, 480), (1280, 720), (1920, 1080)]
+    var latency: UInt = MediaConfiguration().latencyMilliseconds
+    /// Like a video sink: late frames (over 20 ms) are dropped and counted.
+    var sink = "fakesink sync=true qos=true max-lateness=20000000"
+    var jitter = 0
+    var idleSeconds: Double = 60
+    var scaleMax = 4
+    var json = false
+    var help = false
+    /// Internal: run as the baseline's receiving process.
+    var baselineReceiver: BaselineReceiverOptions?
+
+    static let usage = """
+    Usage: c1nk-gst-bench [OPTIONS]
+
+    Runs real calls on loopback between the simulated door and c1nk-gst-answer
+    and prints, per codec and resolution at 30 fps: decode latency, glass-to-glass
+    latency, call set-up times, the answerer's CPU and memory — each beside a
+    plain GStreamer pipeline decoding the same stream (no webrtcbin, no Swift).
+    Then the idle cost of a connected answerer, and how many record-only calls
+    this machine takes at once.
+
+      --duration S          seconds of media per call (default 10)
+      --codec C             vp8, h264 or all (default all)
+      --resolution WxH      640x480, 1280x720, 1920x1080 or all (default all)
+      --latency MS          the answerer's jitterbuffer latency (default 50)
+      --sink DESC           the answerer's video sink (default "fakesink sync=true qos=true
+                            max-lateness=20000000", which drops late frames as a video sink does)
+      --jitter MS           the door delays each frame by a random 0…MS ms (a jittery link)
+      --idle S              seconds to watch an idle answerer; 0 skips (default 60)
+      --scale-max N         record up to N calls at once; 0 skips (default 4)
+      --json                print JSON instead of tables
+      --help                show this help
+
+    Build with -c release for representative numbers:
+      swift build -c release && .build/release/c1nk-gst-bench
+    """
+
+    static func parse(_ arguments: [String]) throws -> BenchOptions {
+        var options = BenchOptions()
+        var reader = ArgumentReader(arguments)
+        var receiver = BaselineReceiverOptions()
+        var isReceiver = false
+        while let option = try reader.nextOption() {
+            switch option {
+            case "--help", "-h": options.help = true
+            case "--duration": options.duration = try reader.number(for: option, minimum: 1)
+            case "--codec":
+                let value = try reader.choice(for: option, ["vp8", "h264", "all"])
+                options.codecs = value == "all" ? [.vp8, .h264] : [DoorMediaSession.VideoCodec(rawValue: value)!]
+            case "--resolution":
+                let value = try reader.value(for: option)
+                if value == "all" { continue }
+                let parts = value.split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] >= 320, parts[1] >= 240 else {
+                    throw ArgumentReader.UsageError("--resolution takes WIDTHxHEIGHT (at least 320x240) or all, not '\(value)'")
+                }
+                options.resolutions = [(parts[0], parts[1])]
+            case "--latency": options.latency = UInt(try reader.integer(for: option))
+            case "--sink": options.sink = try reader.value(for: option)
+            case "--jitter": options.jitter = try reader.integer(for: option)
+            case "--idle": options.idleSeconds = try reader.number(for: option)
+            case "--scale-max": options.scaleMax = try reader.integer(for: option)
+            case "--json": options.json = true
+            // The baseline receiver, started by the benchmark itself.
+            case "--baseline-receiver": isReceiver = true
+            case "--port": receiver.port = try reader.integer(for: option, minimum: 1)
+            case "--rtp-caps": receiver.rtpCaps = try reader.value(for: option)
+            case "--decode": receiver.decode = try reader.value(for: option)
+            case "--seconds": receiver.seconds = try reader.number(for: option)
+            default: throw ArgumentReader.UsageError("unknown option \(option)")
+            }
+        }
+        if isReceiver { options.baselineReceiver = receiver }
+        return options
+    }
+}
+
+struct BaselineReceiverOptions {
+    var port = 0
+    var rtpCaps = ""
+    var decode = ""
+    var seconds: Double = 10
+}

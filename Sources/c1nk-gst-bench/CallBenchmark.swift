@@ -1,0 +1,159 @@
+import C1nkGst
+import Foundation
+import Glibc
+
+/// The figures of one benchmarked call.
+struct CallFigures: Codable {
+    var codec: String
+    var width: Int
+    var height: Int
+    var decodeMs: LatencyStats
+    var glassToGlassMs: LatencyStats
+    var glassToGlassSteadyMs: LatencyStats
+    var ringToFirstFrameMs: Double?
+    var ringToMediaConnectedMs: Double?
+    var acceptToAudioMs: Double?
+    var cpuPercent: Double
+    var peakRSSMB: Double
+    var framesDecoded: Int
+    var framesExpected: Int
+    var unreadableStamps: Int
+    var framesDroppedLate: Int?
+    var baseline: BaselineFigures?
+}
+
+/// Runs one real call: a local server and a stamping door in this process,
+/// `c1nk-gst-answer --measure` as its own process, so its CPU and memory are
+/// its own.
+struct CallBenchmark {
+    let options: BenchOptions
+    let codec: DoorMediaSession.VideoCodec
+    let width: Int
+    let height: Int
+
+    func run() throws -> CallFigures {
+        let server = try SignalServer()
+        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
+        doorOptions.media.codec = codec
+        doorOptions.media.width = width
+        doorOptions.media.height = height
+        doorOptions.media.stampTime = true
+        doorOptions.media.jitterMilliseconds = options.jitter
+        doorOptions.media.ice.stunServers = []
+        doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+        let door = try SimulatedDoor(doorOptions)
+        door.start()
+        defer { door.stop(); server.stop() }
+
+        let directory = NSTemporaryDirectory() + "c1nk-bench-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let eventsPath = directory + "/events.jsonl"
+        let answerer = try AnswererProcess.spawn([
+            "--server", server.url, "--answer", "auto", "--hangup-after", String(options.duration),
+            "--exit-after-calls", "1", "--stun", "none", "--ice-local-ip", "127.0.0.1", "--ringtone", "none",
+            "--sink", options.sink, "--audio-sink", "fakesink sync=true",
+            "--audio-source", "audiotestsrc is-live=true wave=sine freq=660 volume=0.3",
+            "--latency", String(options.latency), "--measure", "--events", eventsPath,
+            "--device-id-file", directory + "/device-id",
+        ])
+        let monitor = ProcessMonitor(pid: answerer.processIdentifier)
+        guard MainContext.run(timeout: 10, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
+            answerer.terminate()
+            throw BenchError("the answerer did not connect to the local server")
+        }
+        MainContext.spin(1) // let start-up settle before the ring
+        door.ring()
+        var mediaStart: Double?
+        let finished = MainContext.run(timeout: options.duration + 20) {
+            if mediaStart == nil, Events(path: eventsPath).first("first-frame") != nil { mediaStart = MainContext.monotonicSeconds() }
+            return !answerer.isRunning
+        }
+        monitor.stop()
+        guard finished else {
+            answerer.terminate()
+            throw BenchError("the call did not end")
+        }
+        let events = Events(path: eventsPath)
+        guard let measurements = events.first("measurements") else {
+            throw BenchError("the answerer reported no measurements (events: \(events.names.joined(separator: ", ")))")
+        }
+        let ringAt = events.time("ringing")
+        let endAt = events.time("ended")
+        let firstFrameAt = events.time("first-frame")
+        let mediaSeconds = (endAt ?? 0) - (firstFrameAt ?? 0)
+        var acceptToAudio: Double?
+        if let accepted = door.acceptedAt, let heard = door.heardLevels.first(where: { $0.time >= accepted && $0.level > -40 }) {
+            acceptToAudio = (heard.time - accepted) * 1000
+        }
+        func stats(_ key: String) -> LatencyStats {
+            guard let fields = measurements[key] as? [String: Any] else { return LatencyStats([]) }
+            var stats = LatencyStats([])
+            stats.count = fields["count"] as? Int ?? 0
+            stats.p50 = fields["p50"] as? Double ?? 0
+            stats.p95 = fields["p95"] as? Double ?? 0
+            stats.p99 = fields["p99"] as? Double ?? 0
+            stats.max = fields["max"] as? Double ?? 0
+            return stats
+        }
+        return CallFigures(
+            codec: codec.rawValue, width: width, height: height,
+            decodeMs: stats("decodeMs"), glassToGlassMs: stats("glassToGlassMs"),
+            glassToGlassSteadyMs: stats("glassToGlassSteadyMs"),
+            ringToFirstFrameMs: pair(ringAt, firstFrameAt).map { ($1 - $0) * 1000 },
+            ringToMediaConnectedMs: pair(ringAt, events.time("media-connected")).map { ($1 - $0) * 1000 },
+            acceptToAudioMs: acceptToAudio,
+            cpuPercent: monitor.cpuPercent(since: mediaStart ?? 0),
+            peakRSSMB: Double(monitor.peakRSSBytes) / 1_048_576,
+            framesDecoded: measurements["framesDecoded"] as? Int ?? 0,
+            framesExpected: Int(mediaSeconds * 30),
+            unreadableStamps: measurements["unreadableStamps"] as? Int ?? 0,
+            framesDroppedLate: measurements["framesDroppedLate"] as? Int,
+            baseline: nil)
+    }
+
+    private func pair(_ a: Double?, _ b: Double?) -> (Double, Double)? {
+        guard let a, let b else { return nil }
+        return (a, b)
+    }
+}
+
+/// The answerer's events file, read back.
+struct Events {
+    let objects: [[String: Any]]
+
+    init(path: String) {
+        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
+        objects = text.split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    var names: [String] { objects.compactMap { $0["event"] as? String } }
+    func first(_ name: String) -> [String: Any]? { objects.first { $0["event"] as? String == name } }
+    /// The event's time in seconds (unix).
+    func time(_ name: String) -> Double? { (first(name)?["t"] as? Int).map { Double($0) / 1000 } }
+}
+
+struct BenchError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
+
+enum AnswererProcess {
+    /// Starts the `c1nk-gst-answer` built beside this benchmark.
+    static func spawn(_ arguments: [String]) throws -> Process {
+        let folder = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]) as NSString
+        let binary = folder.deletingLastPathComponent + "/c1nk-gst-answer"
+        guard FileManager.default.isExecutableFile(atPath: binary) else {
+            throw BenchError("\(binary) is missing: build it first (swift build -c release)")
+        }
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: binary)
+        process.arguments = arguments
+        process.standardInput = FileHandle.nullDevice
+        process.standardOutput = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+}

@@ -1,0 +1,48 @@
+import C1nkGst
+import Foundation
+import Glibc
+
+let options: BenchOptions
+do {
+    options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
+} catch {
+    fputs("c1nk-gst-bench: \(error)\nRun c1nk-gst-bench --help to see the options.\n", stderr)
+    exit(2)
+}
+if options.help {
+    print(BenchOptions.usage)
+    exit(0)
+}
+if let receiver = options.baselineReceiver {
+    exit(BaselineReceiver.run(receiver))
+}
+
+GStreamer.initialize()
+Log.echoToStandardError = false
+func progress(_ text: String) { if !options.json { fputs(text + "\n", stderr) } }
+
+var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
+                         sink: options.sink, jitter: options.jitter, calls: [], idle: nil, scale: nil)
+do {
+    for codec in options.codecs {
+        for (width, height) in options.resolutions {
+            progress("call: \(codec.rawValue) \(width)x\(height)…")
+            var figures = try CallBenchmark(options: options, codec: codec, width: width, height: height).run()
+            progress("baseline: \(codec.rawValue) \(width)x\(height)…")
+            figures.baseline = try BaselineBenchmark(options: options, codec: codec, width: width, height: height).run()
+            report.calls.append(figures)
+        }
+    }
+    if options.idleSeconds > 0 {
+        progress("idle answerer for \(Int(options.idleSeconds)) s…")
+        report.idle = try IdleBenchmark(seconds: options.idleSeconds).run()
+    }
+    if options.scaleMax > 0 {
+        progress("record-only calls at once, up to \(options.scaleMax)…")
+        report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration).run()
+    }
+} catch {
+    fputs("c1nk-gst-bench: \(error)\n", stderr)
+    exit(1)
+}
+print(options.json ? report.json() : report.table())
