@@ -50,7 +50,7 @@ struct AnswerCommandLine {
       --sink DESC              video sink (default autovideosink; kmssink for a bare display)
       --audio-source DESC      microphone (default autoaudiosrc)
       --audio-sink DESC        speaker (default autoaudiosink)
-      --latency MS             jitterbuffer latency in ms (default 50)
+      --latency MS             jitterbuffer latency in ms (default 20; more for a lossy Wi-Fi link)
       --stun URL|none          STUN server, repeatable (default stun:stun.l.google.com:19302); none for no STUN
       --turn URL               TURN server turn://user:pass@host:port, repeatable
       --ice-local-ip ADDR      gather ICE candidates on this local address, repeatable (127.0.0.1 works)

@@ -9,6 +9,8 @@ struct BenchOptions {
     /// Like a video sink: late frames (over 20 ms) are dropped and counted.
     var sink = "fakesink sync=true qos=true max-lateness=20000000"
     var jitter = 0
+    /// `--pipeline` for the answerer (a name or a file).
+    var pipeline: String?
     var idleSeconds: Double = 60
     var scaleMax = 4
     var json = false
@@ -29,10 +31,11 @@ struct BenchOptions {
       --duration S          seconds of media per call (default 10)
       --codec C             vp8, h264 or all (default all)
       --resolution WxH      640x480, 1280x720, 1920x1080 or all (default all)
-      --latency MS          the answerer's jitterbuffer latency (default 50)
+      --latency MS          the answerer's jitterbuffer latency (default: the answerer's, 20)
       --sink DESC           the answerer's video sink (default "fakesink sync=true qos=true
                             max-lateness=20000000", which drops late frames as a video sink does)
       --jitter MS           the door delays each frame by a random 0…MS ms (a jittery link)
+      --pipeline NAME|FILE  the answerer's pipeline (default display)
       --idle S              seconds to watch an idle answerer; 0 skips (default 60)
       --scale-max N         record up to N calls at once; 0 skips (default 4)
       --json                print JSON instead of tables
@@ -65,6 +68,7 @@ struct BenchOptions {
             case "--latency": options.latency = UInt(try reader.integer(for: option))
             case "--sink": options.sink = try reader.value(for: option)
             case "--jitter": options.jitter = try reader.integer(for: option)
+            case "--pipeline": options.pipeline = try reader.value(for: option)
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
             case "--json": options.json = true

@@ -58,7 +58,8 @@ public final class Answerer {
     private var callTimers: [GLibTimer] = []
     private var hasConnectedBefore = false
     private var finishing: [ObjectIdentifier: AnswerSession] = [:]
-    private var recordingAnnounced: Set<ObjectIdentifier> = []
+    /// Recording files announced with a `recording` event and not yet `recorded`.
+    private var recordingAnnounced: Set<String> = []
 
     public init(client: SignalClient, options: Options, events: EventLog) {
         self.client = client
@@ -218,7 +219,7 @@ public final class Answerer {
             let session = try AnswerSession(callId: callId, offer: offer, configuration: options.media, audioEnabled: audioEnabled)
             session.onAnswer = { [weak self, weak session] sdp in
                 guard let self else { return }
-                if let session, let path = session.recordingPath, self.recordingAnnounced.insert(ObjectIdentifier(session)).inserted {
+                if let session, let path = session.recordingPath, self.recordingAnnounced.insert(path).inserted {
                     self.events.emit("recording", callId: callId, fields: ["path": path])
                 }
                 self.handle(.answerCreated(callId: callId, sdp: sdp))
@@ -253,6 +254,7 @@ public final class Answerer {
             guard let self else { return }
             self.finishing[key] = nil
             if let session, let path = session.recordingPath {
+                self.recordingAnnounced.remove(path)
                 self.events.emit("recorded", callId: session.callId, fields: ["path": path])
             }
         }

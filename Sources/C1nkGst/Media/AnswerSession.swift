@@ -44,6 +44,7 @@ public final class AnswerSession {
     private var recordingFinished: (() -> Void)?
     private var recordingClosed = false
     private var stopped = false
+    private var pipelineReleased = false
     private var connected = false
     private var microphoneMuted = false
 
@@ -103,7 +104,7 @@ public final class AnswerSession {
         busWatch = BusWatch(pipeline) { [weak self] message in self?.busMessage(message) }
 
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            stopPipeline()
+            stop()
             throw MediaError.pipeline("the call pipeline would not start; run with GST_DEBUG=c1nk*:5,*:2 to see why")
         }
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: sdp) { [weak self] error in
@@ -145,9 +146,9 @@ public final class AnswerSession {
         applyGates()
     }
 
-    /// Tears the pipeline down at once. Safe to call twice.
+    /// Tears the pipeline down at once (also a recording being finalised).
+    /// Safe to call twice.
     public func stop() {
-        guard !stopped else { return }
         stopped = true
         stopPipeline()
     }
@@ -354,12 +355,19 @@ public final class AnswerSession {
             fail(PipelineMessage.describeError(message))
         case GST_MESSAGE_WARNING:
             log.debug("call \(callId): \(PipelineMessage.describeError(message))")
+        case GST_MESSAGE_LATENCY:
+            // The door's video and audio branches link once media flows and
+            // change the pipeline's latency; sinks must be told, as gst-launch does.
+            gst_bin_recalculate_latency(bin)
         default:
             break
         }
     }
 
+    /// Releases the pipeline; runs once, whoever asks first.
     private func stopPipeline() {
+        guard !pipelineReleased else { return }
+        pipelineReleased = true
         if let (pad, probe) = microphoneHold {
             gst_pad_remove_probe(pad, probe)
             gst_object_unref(UnsafeMutableRawPointer(pad))

@@ -5,10 +5,11 @@ import Foundation
 /// `webrtcbin`, the values of its placeholders, recording, and the network.
 public struct MediaConfiguration: Equatable, Sendable {
     public var ice = IceConfiguration()
-    /// Jitterbuffer latency. 50 ms absorbs the jitter of a home LAN or Wi-Fi
-    /// link (bursts of 20–40 ms) without smearing video, and keeps the first
-    /// frame about 60 ms after the connection instead of webrtcbin's 200 ms.
-    public var latencyMilliseconds: UInt = 50
+    /// Jitterbuffer latency. 20 ms: on a LAN the steady glass-to-glass is then
+    /// ~11 ms on loopback, and 20 ms still absorbs reordering and a burst of
+    /// jitter (0–30 ms per frame added 25 ms at p50 and no late frames). Raise
+    /// it for a lossy Wi-Fi link. Measured in docs/benchmarks.md.
+    public var latencyMilliseconds: UInt = 20
     /// `{sink}`: the video sink, an element name or a bin description.
     public var videoSink = MediaConfiguration.automaticVideoSink()
     /// `{audio-source}`: the microphone.

@@ -63,6 +63,16 @@ final class WebRTCBin {
         signals.append(SignalConnection.connect(raw, "on-negotiation-needed") { [weak self] in
             MainContext.post { self?.onNegotiationNeeded?() }
         })
+        // webrtcbin 1.22 puts a clocksync before each transport, holding every
+        // outgoing packet until the pipeline clock reaches its time plus the
+        // pipeline latency (10–20 ms here). Live sources are paced already,
+        // so send packets as soon as they are made.
+        signals.append(SignalConnection.connect(raw, "deep-element-added") { (_: gpointer?, element: gpointer?) in
+            guard let element = element?.assumingMemoryBound(to: GstElement.self),
+                  let factory = gst_element_get_factory(element),
+                  Gst.name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) == "clocksync" else { return }
+            ObjectProperty.set(UnsafeMutableRawPointer(element), "sync", "false")
+        })
         signals.append(SignalConnection.connect(raw, "pad-added") { (pad: gpointer?) in
             guard let pad = pad?.assumingMemoryBound(to: GstPad.self), gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
             onSourcePad(pad)

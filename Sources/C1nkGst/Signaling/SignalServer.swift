@@ -177,8 +177,10 @@ public final class SignalServer {
             // Media is peer to peer and may well go on: give the app time to rejoin.
             for call in calls.values {
                 guard let member = call.members[peer.id], member.state != .left, member.state != .ringing else { continue }
+                // A `join` cancels this timer: when it fires, the app has not rejoined
+                // (it may have said hello again, as a restarted answerer does, and lost the call).
                 call.timers[peer.id] = GLibTimer(after: options.rejoinGrace) { [weak self, weak call] in
-                    guard let self, let call, self.appPeer(peer.id) == nil else { return }
+                    guard let self, let call else { return }
                     self.log.info("app \(peer.id) did not come back to call \(call.id)")
                     if call.acceptedBy == peer.id { self.endCall(call, reason: "app-left") } else { self.leave(call, peer.id, reason: "app-left") }
                 }

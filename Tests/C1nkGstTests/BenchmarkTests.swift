@@ -1,0 +1,39 @@
+import Foundation
+import XCTest
+@testable import C1nkGst
+
+/// The benchmark, run briefly on one small case: every figure is there and sane.
+/// (No timing thresholds: numbers belong in docs/benchmarks.md, not in tests.)
+final class BenchmarkTests: XCTestCase {
+    func testBenchmarkProducesEveryFigure() throws {
+        let command = try AnswerCommandTests.Command("c1nk-gst-bench", [
+            "--duration", "2", "--codec", "vp8", "--resolution", "640x480", "--idle", "1", "--scale-max", "1", "--json"])
+        XCTAssertEqual(command.wait(timeout: 120), 0, command.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any], command.stdout)
+        let call = try XCTUnwrap((report["calls"] as? [[String: Any]])?.first)
+        func stats(_ object: [String: Any]?, _ key: String) -> [String: Double] {
+            (object?[key] as? [String: Any] ?? [:]).compactMapValues { ($0 as? NSNumber)?.doubleValue }
+        }
+        for key in ["decodeMs", "glassToGlassMs"] {
+            let figures = stats(call, key)
+            XCTAssertGreaterThan(figures["count"] ?? 0, 10, key)
+            XCTAssertGreaterThan(figures["p50"] ?? 0, 0, key)
+            XCTAssertGreaterThanOrEqual(figures["max"] ?? 0, figures["p99"] ?? 1, key)
+        }
+        for key in ["ringToFirstFrameMs", "ringToMediaConnectedMs", "acceptToAudioMs", "cpuPercent", "peakRSSMB"] {
+            XCTAssertGreaterThan((call[key] as? NSNumber)?.doubleValue ?? 0, 0, key)
+        }
+        XCTAssertGreaterThan(call["framesDecoded"] as? Int ?? 0, 20)
+        let baseline = call["baseline"] as? [String: Any]
+        XCTAssertGreaterThan(stats(baseline, "decodeMs")["count"] ?? 0, 10, "baseline decodes")
+        XCTAssertGreaterThan(stats(baseline, "glassToGlassMs")["count"] ?? 0, 10, "baseline reads stamps")
+        XCTAssertGreaterThan((baseline?["cpuPercent"] as? NSNumber)?.doubleValue ?? 0, 0)
+        let idle = try XCTUnwrap(report["idle"] as? [String: Any])
+        XCTAssertGreaterThan((idle["rssMB"] as? NSNumber)?.doubleValue ?? 0, 0)
+        XCTAssertNotNil(idle["wakeupsPerSecond"])
+        let scale = try XCTUnwrap(report["scale"] as? [String: Any])
+        let steps = try XCTUnwrap(scale["steps"] as? [[String: Any]])
+        XCTAssertEqual(steps.count, 1)
+        XCTAssertGreaterThan((steps[0]["worstFrameRatio"] as? NSNumber)?.doubleValue ?? 0, 0, "frames were recorded")
+    }
+}
