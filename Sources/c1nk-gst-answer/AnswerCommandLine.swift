@@ -51,6 +51,8 @@ struct AnswerCommandLine {
       --audio-source DESC      microphone (default autoaudiosrc)
       --audio-sink DESC        speaker (default autoaudiosink)
       --latency MS             jitterbuffer latency in ms (default 20; more for a lossy Wi-Fi link)
+      --video-sync             show frames at their timestamps (smoother, later) instead of as soon
+                               as decoded; a --sink with its own sync= setting is left alone
       --stun URL|none          STUN server, repeatable (default stun:stun.l.google.com:19302); none for no STUN
       --turn URL               TURN server turn://user:pass@host:port, repeatable
       --ice-local-ip ADDR      gather ICE candidates on this local address, repeatable (127.0.0.1 works)
@@ -106,6 +108,7 @@ struct AnswerCommandLine {
                 result.recordTemplate = template
                 result.answerer.media.recording = try RecordingTarget(template)
             case "--latency": result.answerer.media.latencyMilliseconds = UInt(try reader.integer(for: option))
+            case "--video-sync": result.answerer.media.renderImmediately = false
             case "--stun": result.stunGiven.append(try reader.value(for: option))
             case "--turn":
                 let url = try reader.value(for: option)

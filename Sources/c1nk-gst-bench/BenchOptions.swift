@@ -7,10 +7,12 @@ struct BenchOptions {
     var resolutions: [(Int, Int)] = [(640, 480), (1280, 720), (1920, 1080)]
     var latency: UInt = MediaConfiguration().latencyMilliseconds
     /// Like a video sink: late frames (over 20 ms) are dropped and counted.
-    var sink = "fakesink sync=true qos=true max-lateness=20000000"
+    /// No `sync=`: the answerer's default applies (render immediately).
+    var sink = "fakesink qos=true max-lateness=20000000"
     var jitter = 0
     /// `--pipeline` for the answerer (a name or a file).
     var pipeline: String?
+    var record = false
     var idleSeconds: Double = 60
     var scaleMax = 4
     var json = false
@@ -32,8 +34,10 @@ struct BenchOptions {
       --codec C             vp8, h264 or all (default all)
       --resolution WxH      640x480, 1280x720, 1920x1080 or all (default all)
       --latency MS          the answerer's jitterbuffer latency (default: the answerer's, 20)
-      --sink DESC           the answerer's video sink (default "fakesink sync=true qos=true
-                            max-lateness=20000000", which drops late frames as a video sink does)
+      --sink DESC           the answerer's video sink (default "fakesink qos=true max-lateness=20000000",
+                            which counts late frames as a video sink does; add sync=true for
+                            timestamp-paced display)
+      --record              record each call (display-record pipeline, a file in a temporary folder)
       --jitter MS           the door delays each frame by a random 0…MS ms (a jittery link)
       --pipeline NAME|FILE  the answerer's pipeline (default display)
       --idle S              seconds to watch an idle answerer; 0 skips (default 60)
@@ -69,6 +73,7 @@ struct BenchOptions {
             case "--sink": options.sink = try reader.value(for: option)
             case "--jitter": options.jitter = try reader.integer(for: option)
             case "--pipeline": options.pipeline = try reader.value(for: option)
+            case "--record": options.record = true
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
             case "--json": options.json = true

@@ -56,7 +56,8 @@ struct CallBenchmark {
             "--audio-source", "audiotestsrc is-live=true wave=sine freq=660 volume=0.3",
             "--latency", String(options.latency), "--measure", "--events", eventsPath,
             "--device-id-file", directory + "/device-id",
-        ] + (options.pipeline.map { ["--pipeline", $0] } ?? []))
+        ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
+          + (options.record ? ["--record", directory + "/call.mkv"] : []))
         let monitor = ProcessMonitor(pid: answerer.processIdentifier)
         guard MainContext.run(timeout: 10, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             answerer.terminate()

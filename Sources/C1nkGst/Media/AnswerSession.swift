@@ -94,6 +94,9 @@ public final class AnswerSession {
         }
         prepareInputs()
         prepareOutputs()
+        if configuration.renderImmediately && !configuration.videoSink.contains("sync=") {
+            renderImmediately()
+        }
         applyGates()
 
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
@@ -204,6 +207,22 @@ public final class AnswerSession {
                 gst_bin_add(bin, discard)
                 inputs.set(media, gst_element_get_static_pad(discard, "sink"))
             }
+        }
+    }
+
+    /// Sets `sync=false` on the video sink after `video-out` (see
+    /// `MediaConfiguration.renderImmediately`).
+    private func renderImmediately() {
+        guard let output = Gst.find("video-out", in: pipeline) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
+        guard let source = gst_element_get_static_pad(output, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        guard let peer = gst_pad_get_peer(source) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
+        guard let sink = gst_pad_get_parent_element(peer) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
+        if ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
+            ObjectProperty.set(UnsafeMutableRawPointer(sink), "sync", "false")
         }
     }
 
