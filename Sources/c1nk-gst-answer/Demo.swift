@@ -27,8 +27,7 @@ enum Demo {
             options.media = try loadMedia(commandLine, media: options.media)
             let server = try SignalServer()
             var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-            doorOptions.media.ice.stunServers = []
-            doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+            doorOptions.media.ice = .loopback
             let door = try SimulatedDoor(doorOptions)
             door.start()
             guard MainContext.run(timeout: 5, until: { door.isReady }) else {

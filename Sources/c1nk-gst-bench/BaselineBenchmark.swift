@@ -16,9 +16,8 @@ struct BaselineFigures: Codable {
 
 struct BaselineBenchmark {
     let options: BenchOptions
-    let codec: DoorMediaSession.VideoCodec
-    let width: Int
-    let height: Int
+    let bench: BenchCase
+    var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> BaselineFigures {
         let port = Int.random(in: 20000...40000)
@@ -49,12 +48,7 @@ struct BaselineBenchmark {
         let monitor = ProcessMonitor(pid: receiver.processIdentifier)
         MainContext.spin(0.5) // the receiver binds its port
 
-        var doorOptions = DoorMediaSession.Options()
-        doorOptions.codec = codec
-        doorOptions.width = width
-        doorOptions.height = height
-        doorOptions.stampTime = true
-        let camera = try DoorMediaSession.camera(doorOptions)
+        let camera = try DoorMediaSession.camera(bench.doorMedia())
         let sender = gst_pipeline_new("baseline-sender")!
         let sink = gst_element_factory_make("udpsink", nil)!
         for (name, value) in [("host", "127.0.0.1"), ("port", String(port)), ("sync", "false"), ("async", "false")] {

@@ -97,3 +97,22 @@ struct BaselineReceiverOptions {
     var decode = ""
     var seconds: Double = 10
 }
+
+/// One row of the table: a codec at a resolution, 30 fps.
+struct BenchCase {
+    let codec: DoorMediaSession.VideoCodec
+    let width: Int
+    let height: Int
+
+    /// The door's camera for this case, stamping its capture time into each frame.
+    func doorMedia(jitter: Int = 0) -> DoorMediaSession.Options {
+        var media = DoorMediaSession.Options()
+        media.codec = codec
+        media.width = width
+        media.height = height
+        media.stampTime = true
+        media.jitterMilliseconds = jitter
+        media.ice = .loopback
+        return media
+    }
+}

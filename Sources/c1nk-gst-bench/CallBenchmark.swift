@@ -27,20 +27,13 @@ struct CallFigures: Codable {
 /// its own.
 struct CallBenchmark {
     let options: BenchOptions
-    let codec: DoorMediaSession.VideoCodec
-    let width: Int
-    let height: Int
+    let bench: BenchCase
+    var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> CallFigures {
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.codec = codec
-        doorOptions.media.width = width
-        doorOptions.media.height = height
-        doorOptions.media.stampTime = true
-        doorOptions.media.jitterMilliseconds = options.jitter
-        doorOptions.media.ice.stunServers = []
-        doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+        doorOptions.media = bench.doorMedia(jitter: options.jitter)
         let door = try SimulatedDoor(doorOptions)
         door.start()
         defer { door.stop(); server.stop() }
@@ -98,7 +91,7 @@ struct CallBenchmark {
             return stats
         }
         return CallFigures(
-            codec: codec.rawValue, width: width, height: height,
+            codec: codec.rawValue, width: bench.width, height: bench.height,
             decodeMs: stats("decodeMs"), glassToGlassMs: stats("glassToGlassMs"),
             glassToGlassSteadyMs: stats("glassToGlassSteadyMs"),
             ringToFirstFrameMs: pair(ringAt, firstFrameAt).map { ($1 - $0) * 1000 },

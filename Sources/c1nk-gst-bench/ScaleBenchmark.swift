@@ -52,8 +52,7 @@ struct ScaleBenchmark {
             let server = try SignalServer()
             var options = SimulatedDoor.Options(serverURL: server.url)
             options.doorId = "door-\(index)"
-            options.media.ice.stunServers = []
-            options.media.ice.localAddresses = ["127.0.0.1"]
+            options.media.ice = .loopback
             let door = try SimulatedDoor(options)
             door.start()
             let events = directory + "/events-\(index).jsonl"

@@ -27,9 +27,10 @@ do {
     for codec in options.codecs {
         for (width, height) in options.resolutions {
             progress("call: \(codec.rawValue) \(width)x\(height)…")
-            var figures = try CallBenchmark(options: options, codec: codec, width: width, height: height).run()
+            let bench = BenchCase(codec: codec, width: width, height: height)
+            var figures = try CallBenchmark(options: options, bench: bench).run()
             progress("baseline: \(codec.rawValue) \(width)x\(height)…")
-            figures.baseline = try BaselineBenchmark(options: options, codec: codec, width: width, height: height).run()
+            figures.baseline = try BaselineBenchmark(options: options, bench: bench).run()
             report.calls.append(figures)
         }
     }

@@ -107,8 +107,7 @@ final class AnswerCommandTests: XCTestCase {
         defer { Log.echoToStandardError = true }
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.ice.stunServers = []
-        doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+        doorOptions.media.ice = .loopback
         let door = try SimulatedDoor(doorOptions)
         var doorEvents: [SimulatedDoor.Event] = []
         door.onEvent = { doorEvents.append($0) }

@@ -28,8 +28,7 @@ final class CallHarness {
         server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
         doorOptions.media.codec = codec
-        doorOptions.media.ice.stunServers = []
-        doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+        doorOptions.media.ice = .loopback
         doorConfigure(&doorOptions.media)
         door = try SimulatedDoor(doorOptions)
         door.onEvent = { [unowned self] in self.doorEvents.append($0) }

@@ -50,15 +50,7 @@ final class ExamplePipelineTests: XCTestCase {
             gst_element_set_state(receiver, GST_STATE_NULL)
             gst_object_unref(UnsafeMutableRawPointer(receiver))
         }
-        let sink = Gst.find("out", in: receiver)!
-        let pad = gst_element_get_static_pad(sink, "sink")!
-        let packets = FrameCounter()
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { _ in
-            packets.value.add(1, ordering: .relaxed)
-            return GST_PAD_PROBE_OK
-        }
-        gst_object_unref(UnsafeMutableRawPointer(pad))
-        gst_object_unref(UnsafeMutableRawPointer(sink))
+        let packets = countBuffers(atElementNamed: "out", in: receiver)
         gst_element_set_state(receiver, GST_STATE_PLAYING)
 
         let harness = try harness("restream")

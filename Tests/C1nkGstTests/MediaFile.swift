@@ -49,15 +49,7 @@ struct MediaFile {
             gst_element_set_state(pipeline, GST_STATE_NULL)
             gst_object_unref(UnsafeMutableRawPointer(pipeline))
         }
-        let sink = Gst.find("out", in: pipeline)!
-        let pad = gst_element_get_static_pad(sink, "sink")!
-        let counter = FrameCounter()
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { _ in
-            counter.value.add(1, ordering: .relaxed)
-            return GST_PAD_PROBE_OK
-        }
-        gst_object_unref(UnsafeMutableRawPointer(pad))
-        gst_object_unref(UnsafeMutableRawPointer(sink))
+        let counter = countBuffers(atElementNamed: "out", in: pipeline)
         var done = false
         let watch = BusWatch(pipeline) { message in
             if message.pointee.type == GST_MESSAGE_EOS || message.pointee.type == GST_MESSAGE_ERROR { done = true }

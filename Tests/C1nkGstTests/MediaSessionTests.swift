@@ -6,8 +6,7 @@ import XCTest
 final class MediaSessionTests: XCTestCase {
     static func testConfiguration() -> MediaConfiguration {
         var configuration = MediaConfiguration()
-        configuration.ice.stunServers = []
-        configuration.ice.localAddresses = ["127.0.0.1"]
+        configuration.ice = .loopback
         configuration.videoSink = "fakesink sync=true"
         configuration.audioSink = "fakesink sync=true"
         configuration.audioSource = "audiotestsrc is-live=true wave=sine freq=660 volume=0.5"
@@ -17,8 +16,7 @@ final class MediaSessionTests: XCTestCase {
     func loopbackCall(codec: DoorMediaSession.VideoCodec, seconds: Double = 2) throws {
         var doorOptions = DoorMediaSession.Options()
         doorOptions.codec = codec
-        doorOptions.ice.stunServers = []
-        doorOptions.ice.localAddresses = ["127.0.0.1"]
+        doorOptions.ice = .loopback
         let door = try DoorMediaSession(options: doorOptions)
         var answerer: AnswerSession?
         var heard: [Double] = []

@@ -14,8 +14,7 @@ final class RecordCommandTests: XCTestCase {
         defer { Log.echoToStandardError = true }
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.ice.stunServers = []
-        doorOptions.media.ice.localAddresses = ["127.0.0.1"]
+        doorOptions.media.ice = .loopback
         doorOptions.media.codec = codec
         let door = try SimulatedDoor(doorOptions)
         door.start()

@@ -1,3 +1,4 @@
+import CGStreamer
 import Foundation
 import XCTest
 @testable import C1nkGst
@@ -79,4 +80,18 @@ func makeClient(_ url: String, deviceId: String = UUID().uuidString, timing: Sig
     var configuration = SignalClient.Configuration(url: url, deviceId: deviceId)
     configuration.timing = timing
     return try SignalClient(configuration)
+}
+
+/// Counts the buffers reaching the sink pad of the element `name` in `pipeline`.
+func countBuffers(atElementNamed name: String, in pipeline: UnsafeMutablePointer<GstElement>) -> FrameCounter {
+    let counter = FrameCounter()
+    let element = Gst.find(name, in: pipeline)!
+    let pad = gst_element_get_static_pad(element, "sink")!
+    PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { _ in
+        counter.value.add(1, ordering: .relaxed)
+        return GST_PAD_PROBE_OK
+    }
+    gst_object_unref(UnsafeMutableRawPointer(pad))
+    gst_object_unref(UnsafeMutableRawPointer(element))
+    return counter
 }

@@ -17,6 +17,15 @@ public struct IceConfiguration: Equatable, Sendable {
 
     public init() {}
 
+    /// No STUN, host candidates on 127.0.0.1 only: both ends on this machine
+    /// (the demo, the simulated door, tests, benchmarks).
+    public static var loopback: IceConfiguration {
+        var ice = IceConfiguration()
+        ice.stunServers = []
+        ice.localAddresses = ["127.0.0.1"]
+        return ice
+    }
+
     /// webrtcbin takes `stun://host:port`; users and the seed write `stun:host:port`.
     static func webrtcbinURL(_ url: String) -> String {
         if url.hasPrefix("stun://") || url.hasPrefix("turn://") || url.hasPrefix("turns://") { return url }
