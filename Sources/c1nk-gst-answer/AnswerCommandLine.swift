@@ -80,7 +80,10 @@ struct AnswerCommandLine {
                 result.server = try reader.value(for: option)
                 try validateServerURL(result.server)
                 result.serverGiven = true
-            case "--trust-ca": result.trustedCAFile = try reader.value(for: option)
+            case "--trust-ca":
+                let file = try reader.value(for: option)
+                guard access(file, R_OK) == 0 else { throw ArgumentReader.UsageError("--trust-ca: cannot read \(file)") }
+                result.trustedCAFile = file
             case "--device-id-file": result.deviceIdFile = try reader.value(for: option)
             case "--bundle-id": result.bundleId = try reader.value(for: option)
             case "--answer":

@@ -15,12 +15,14 @@ public final class SignalServer {
         public var ringTimeout: Double = 60
         /// An app that drops mid-call has this long to come back and `join` again.
         public var rejoinGrace: Double = 30
+        /// PEM files of a certificate and its key: serve `wss://` instead of `ws://`.
+        public var tlsCertificate: (certificate: String, key: String)?
         public init() {}
     }
 
     /// The port the server listens on (127.0.0.1).
     public private(set) var port: UInt16 = 0
-    public var url: String { "ws://127.0.0.1:\(port)\(options.path)" }
+    public var url: String { "\(options.tlsCertificate == nil ? "ws" : "wss")://127.0.0.1:\(port)\(options.path)" }
     /// Tests switch this off to let a client's pong watchdog fire.
     public var answersPings = true
 
@@ -38,8 +40,15 @@ public final class SignalServer {
         AsyncCallback.addWebSocketHandler(server, path: options.path) { [weak self] raw, host in
             self?.accepted(raw, from: host)
         }
+        var listenOptions = SOUP_SERVER_LISTEN_IPV4_ONLY.rawValue
+        if let tls = options.tlsCertificate {
+            let certificate = try GLibError.check { g_tls_certificate_new_from_files(tls.certificate, tls.key, $0) }
+            c1nk_object_set_pointer(UnsafeMutableRawPointer(server), "tls-certificate", UnsafeMutableRawPointer(certificate))
+            g_object_unref(UnsafeMutableRawPointer(certificate))
+            listenOptions |= SOUP_SERVER_LISTEN_HTTPS.rawValue
+        }
         try GLibError.check {
-            soup_server_listen_local(server, guint(options.port), SOUP_SERVER_LISTEN_IPV4_ONLY, $0)
+            soup_server_listen_local(server, guint(options.port), SoupServerListenOptions(listenOptions), $0)
         }
         if let uris = soup_server_get_uris(server) {
             if let first = uris.pointee.data { port = UInt16(g_uri_get_port(OpaquePointer(first))) }
