@@ -12,6 +12,7 @@ struct AnswerCommandLine {
     var trustedCAFile: String?
     var demo = false
     var help = false
+    var quiet = false
     var stunGiven: [String] = []
     var pipelineName: String?
     var recordTemplate: String?
@@ -59,6 +60,7 @@ struct AnswerCommandLine {
 
     Output:
       --events PATH|-          write one JSON event per line (- for standard output)
+      --quiet                  no status lines on standard error (rings, calls, connection)
       --measure                measure decode and glass-to-glass latency of each call (a "measurements"
                                event at its end; glass-to-glass needs a door that stamps its frames)
       --demo                   run a local server and a simulated door in this process, ring once,
@@ -76,6 +78,7 @@ struct AnswerCommandLine {
             switch option {
             case "--help", "-h": result.help = true
             case "--demo": result.demo = true
+            case "--quiet", "-q": result.quiet = true
             case "--server":
                 result.server = try reader.value(for: option)
                 try validateServerURL(result.server)

@@ -95,6 +95,7 @@ final class AnswerCommandTests: XCTestCase {
         waitUntil("hello-ok") { Self.names(Self.events(in: directory + "/events.jsonl")).contains("registered") }
         let id = try DeviceIdentity.loadOrCreate(at: directory + "/id") { _ in }.id
         XCTAssertEqual(server.connectedAppIds, [id])
+        waitUntil("the status line") { command.stderr.contains("hello-ok: registered as device \(server.connectedAppIds.first ?? "?")") }
         command.signal(SIGTERM)
         XCTAssertEqual(command.wait(), 0)
         let first = try XCTUnwrap(Self.events(in: directory + "/events.jsonl").first)

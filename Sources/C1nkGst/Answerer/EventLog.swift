@@ -9,6 +9,8 @@ public final class EventLog {
     private let ownsDescriptor: Bool
     /// Events written so far, in order (for the demo summary and tests).
     public private(set) var written: [[String: Any]] = []
+    /// Called with each event as it is written (the command's status lines).
+    public var onEvent: ((_ name: String, _ fields: [String: Any]) -> Void)?
 
     /// Opens `path` for appending; "-" is standard output.
     public init(path: String) throws {
@@ -36,6 +38,7 @@ public final class EventLog {
         object["t"] = MainContext.unixMilliseconds()
         if let callId { object["callId"] = callId }
         written.append(object)
+        onEvent?(event, object)
         guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(UInt8(ascii: "\n"))
         data.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
