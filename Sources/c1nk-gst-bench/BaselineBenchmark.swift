@@ -72,7 +72,7 @@ struct BaselineBenchmark {
             throw BenchError("the baseline receiver reported nothing")
         }
         var figures = summary
-        figures.cpuPercent = monitor.cpuPercent(since: started + 1)
+        figures.cpuPercent = monitor.cpuPercent(since: started)
         return figures
     }
 }
