@@ -43,7 +43,7 @@ public struct MediaConfiguration: Equatable, Sendable {
         if access("/dev/dri/card0", R_OK | W_OK) == 0 && GStreamer.hasElement("kmssink") {
             return "kmssink"
         }
-        return "fakesink sync=true"
+        return "fakesink"
     }
 
     /// The placeholder values the user chose.
