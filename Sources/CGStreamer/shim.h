@@ -68,12 +68,6 @@ static inline gint c1nk_object_get_int(gpointer object, const char *name) {
   return value;
 }
 
-static inline guint64 c1nk_object_get_uint64(gpointer object, const char *name) {
-  guint64 value = 0;
-  g_object_get(object, name, &value, NULL);
-  return value;
-}
-
 static inline gchar *c1nk_object_get_string(gpointer object, const char *name) {
   gchar *value = NULL;
   g_object_get(object, name, &value, NULL);
@@ -116,10 +110,5 @@ static inline GstBuffer *c1nk_probe_writable_buffer(GstPadProbeInfo *info) {
 static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
   return gst_buffer_get_video_meta(buffer);
 }
-
-/* ---- GStreamer constants that are macros ---- */
-
-static inline GstClockTime c1nk_clock_time_none(void) { return GST_CLOCK_TIME_NONE; }
-static inline GType c1nk_type_webrtc_session_description(void) { return GST_TYPE_WEBRTC_SESSION_DESCRIPTION; }
 
 #endif

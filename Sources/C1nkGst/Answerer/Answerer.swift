@@ -259,7 +259,4 @@ public final class Answerer {
             }
         }
     }
-
-    /// Whether recordings are still being finalised.
-    public var isFinishingRecordings: Bool { !finishing.isEmpty }
 }

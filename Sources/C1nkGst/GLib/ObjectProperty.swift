@@ -12,10 +12,6 @@ public enum ObjectProperty {
         c1nk_object_has_property(object, name) != 0
     }
 
-    public static func int(_ object: UnsafeMutableRawPointer, _ name: String) -> Int32 {
-        c1nk_object_get_int(object, name)
-    }
-
     public static func string(_ object: UnsafeMutableRawPointer, _ name: String) -> String? {
         guard let value = c1nk_object_get_string(object, name) else { return nil }
         defer { g_free(value) }
@@ -25,14 +21,6 @@ public enum ObjectProperty {
 
 /// Small conveniences over GStreamer pointers.
 public enum Gst {
-    /// Views any GstObject subclass pointer as a raw pointer for the C calls above.
-    @inline(__always)
-    public static func raw<T>(_ pointer: UnsafeMutablePointer<T>) -> UnsafeMutableRawPointer { UnsafeMutableRawPointer(pointer) }
-
-    public static func element(_ pointer: UnsafeMutableRawPointer) -> UnsafeMutablePointer<GstElement> {
-        pointer.assumingMemoryBound(to: GstElement.self)
-    }
-
     public static func name<T>(_ object: UnsafeMutablePointer<T>) -> String {
         guard let name = gst_object_get_name(UnsafeMutableRawPointer(object).assumingMemoryBound(to: GstObject.self)) else { return "?" }
         defer { g_free(name) }

@@ -78,12 +78,6 @@ public final class SignalClient {
         }
     }
 
-    /// Drops the socket as a failing network would (no close handshake), then
-    /// reconnects as after any drop. For tests and for a stuck connection.
-    public func dropConnection(reason: String) {
-        socket?.connection.abort()
-    }
-
     // MARK: - Connection cycle
 
     private func connect() {

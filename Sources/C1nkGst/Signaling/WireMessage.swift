@@ -1,16 +1,37 @@
 import Foundation
 
 /// A message of the C1nk protocols: a JSON object whose `type` names it.
-/// Conformers map their cases to and from a type string and a payload; this
-/// file holds the shared envelope handling and the error mapping, so every
-/// dialect (app, door) reports malformed input the same way.
-public protocol WireMessage: Sendable {
+/// Conformers map their cases to and from a type string and a payload; the
+/// extension below makes every dialect `Codable` the same way, and
+/// `WireCodec` reports malformed input the same way for all of them.
+public protocol WireMessage: Codable, Sendable {
     /// The value of the `type` field.
     var type: String { get }
     /// Encodes the fields other than `type`.
     func encodePayload(to container: inout KeyedEncodingContainer<WireKey>) throws
     /// Decodes the message of `type` from its fields; returns nil for an unknown type.
     static func decode(type: String, from container: KeyedDecodingContainer<WireKey>) throws -> Self?
+}
+
+extension WireMessage {
+    public func encode(to encoder: Encoder) throws {
+        var container = encoder.container(keyedBy: WireKey.self)
+        try container.encode(type, forKey: .type)
+        try encodePayload(to: &container)
+    }
+
+    /// Throws `ProtocolError.missingType` / `.unknownType`, or the
+    /// `DecodingError` of a missing or mistyped field.
+    public init(from decoder: Decoder) throws {
+        let container = try decoder.container(keyedBy: WireKey.self)
+        guard let type = try? container.decodeIfPresent(String.self, forKey: .type) else {
+            throw ProtocolError.missingType
+        }
+        guard let message = try Self.decode(type: type, from: container) else {
+            throw ProtocolError.unknownType(type)
+        }
+        self = message
+    }
 }
 
 /// A JSON object key; any string.
@@ -36,7 +57,7 @@ public enum WireCodec {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // Encoding our own value types with string/int fields cannot fail.
-        let data = try! encoder.encode(Envelope(message: message))
+        let data = try! encoder.encode(message)
         return String(decoding: data, as: UTF8.self)
     }
 
@@ -46,57 +67,36 @@ public enum WireCodec {
             return .failure(.oversized(bytes: data.count, limit: maximumFrameBytes))
         }
         do {
-            let envelope = try JSONDecoder().decode(DecodedEnvelope<M>.self, from: data)
-            return .success(envelope.message)
+            return .success(try JSONDecoder().decode(M.self, from: data))
         } catch let error as ProtocolError {
             return .failure(error)
         } catch let DecodingError.dataCorrupted(context) where context.codingPath.isEmpty {
             return .failure(.notJSON)
         } catch DecodingError.typeMismatch(_, let context) where context.codingPath.isEmpty {
             return .failure(.notAnObject)
+        } catch let error as DecodingError {
+            return .failure(protocolError(for: error, type: messageType(in: data)))
         } catch {
             return .failure(.notJSON)
         }
     }
 
-    private struct Envelope<M: WireMessage>: Encodable {
-        let message: M
-        func encode(to encoder: Encoder) throws {
-            var container = encoder.container(keyedBy: WireKey.self)
-            try container.encode(message.type, forKey: .type)
-            try message.encodePayload(to: &container)
-        }
+    /// The `type` of a frame that decoded badly, for the error text.
+    private static func messageType(in data: Data) -> String {
+        ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["type"] as? String ?? "?"
     }
 
-    private struct DecodedEnvelope<M: WireMessage>: Decodable {
-        let message: M
-        init(from decoder: Decoder) throws {
-            let container = try decoder.container(keyedBy: WireKey.self)
-            guard let type = try? container.decodeIfPresent(String.self, forKey: .type) else {
-                throw ProtocolError.missingType
-            }
-            do {
-                guard let message = try M.decode(type: type, from: container) else {
-                    throw ProtocolError.unknownType(type)
-                }
-                self.message = message
-            } catch let error as DecodingError {
-                throw Self.protocolError(for: error, type: type)
-            }
-        }
-
-        static func protocolError(for error: DecodingError, type: String) -> ProtocolError {
-            func path(_ keys: [CodingKey]) -> String { keys.map(\.stringValue).joined(separator: ".") }
-            switch error {
-            case .keyNotFound(let key, let context):
-                return .missingField(type: type, field: path(context.codingPath + [key]))
-            case .valueNotFound(_, let context):
-                return .missingField(type: type, field: path(context.codingPath))
-            case .typeMismatch(_, let context), .dataCorrupted(let context):
-                return .wrongFieldType(type: type, field: path(context.codingPath))
-            @unknown default:
-                return .wrongFieldType(type: type, field: "?")
-            }
+    private static func protocolError(for error: DecodingError, type: String) -> ProtocolError {
+        func path(_ keys: [CodingKey]) -> String { keys.map(\.stringValue).joined(separator: ".") }
+        switch error {
+        case .keyNotFound(let key, let context):
+            return .missingField(type: type, field: path(context.codingPath + [key]))
+        case .valueNotFound(_, let context):
+            return .missingField(type: type, field: path(context.codingPath))
+        case .typeMismatch(_, let context), .dataCorrupted(let context):
+            return .wrongFieldType(type: type, field: path(context.codingPath))
+        @unknown default:
+            return .wrongFieldType(type: type, field: "?")
         }
     }
 }
