@@ -33,6 +33,17 @@ final class PipelineTests: XCTestCase {
         return (harness, mediaSeconds)
     }
 
+    /// The file holds the door's video as received and Opus audio, lasts as
+    /// long as the call (within 10 %), and its frames decode.
+    func assertRecording(_ path: String, video: String, lasting seconds: Double,
+                         file: StaticString = #filePath, line: UInt = #line) throws {
+        let media = try MediaFile(path)
+        XCTAssertTrue(media.videoCaps?.hasPrefix(video) ?? false, "\(media.videoCaps ?? "no video")", file: file, line: line)
+        XCTAssertTrue(media.audioCaps?.hasPrefix("audio/x-opus") ?? false, "\(media.audioCaps ?? "no audio")", file: file, line: line)
+        XCTAssertEqual(media.duration, seconds, accuracy: seconds * 0.1, "duration of the file vs the call", file: file, line: line)
+        XCTAssertGreaterThan(media.decodedFrames, Int(seconds * 20), "frames decode", file: file, line: line)
+    }
+
     func recordedPaths(_ harness: CallHarness) -> [String] {
         harness.events.written.filter { $0["event"] as? String == "recorded" }.compactMap { $0["path"] as? String }
     }
@@ -42,11 +53,7 @@ final class PipelineTests: XCTestCase {
         let (harness, seconds) = try call(pipeline: "display-record", record: directory + "/door-{callId}.mkv")
         let path = try XCTUnwrap(recordedPaths(harness).first)
         XCTAssertEqual(path, directory + "/door-\(harness.answerer.lastCall.callId).mkv")
-        let file = try MediaFile(path)
-        XCTAssertTrue(file.videoCaps?.hasPrefix("video/x-vp8") ?? false, "\(file.videoCaps ?? "no video")")
-        XCTAssertTrue(file.audioCaps?.hasPrefix("audio/x-opus") ?? false, "\(file.audioCaps ?? "no audio")")
-        XCTAssertEqual(file.duration, seconds, accuracy: seconds * 0.1, "duration of the file vs the call")
-        XCTAssertGreaterThan(file.decodedFrames, Int(seconds * 20), "frames decode")
+        try assertRecording(path, video: "video/x-vp8", lasting: seconds)
         XCTAssertGreaterThan(harness.answerer.lastCall.framesRendered, 40, "display went on while recording")
     }
 
@@ -55,11 +62,7 @@ final class PipelineTests: XCTestCase {
         let (harness, seconds) = try call(pipeline: "record", record: directory + "/door.mp4", codec: .h264)
         let path = try XCTUnwrap(recordedPaths(harness).first)
         XCTAssertEqual(path, directory + "/door.mp4")
-        let file = try MediaFile(path)
-        XCTAssertTrue(file.videoCaps?.hasPrefix("video/x-h264") ?? false, "\(file.videoCaps ?? "no video")")
-        XCTAssertTrue(file.audioCaps?.hasPrefix("audio/x-opus") ?? false, "\(file.audioCaps ?? "no audio")")
-        XCTAssertEqual(file.duration, seconds, accuracy: seconds * 0.1, "duration of the file vs the call")
-        XCTAssertGreaterThan(file.decodedFrames, Int(seconds * 20), "frames decode")
+        try assertRecording(path, video: "video/x-h264", lasting: seconds)
     }
 
     func testCallIdGivesOneFilePerCallAndNothingIsOverwritten() throws {
