@@ -245,7 +245,7 @@ final class SignalClientTests: XCTestCase {
         client.start()
         waitUntil("hello-ok") { recorder.readyCount == 1 }
         client.send(.join(callId: "no-such-call"))
-        waitUntil("an error") { recorder.contains(.error(message: "unknown call no-such-call")) }
+        waitUntil("an error") { recorder.contains(.error(message: "unknown call no-such-call", callId: "no-such-call")) }
         client.stop()
     }
 }

@@ -14,6 +14,9 @@ public final class AnswerSession {
     public var onAnswer: ((String) -> Void)?
     public var onLocalCandidate: ((IceCandidate) -> Void)?
     public var onConnected: (() -> Void)?
+    /// The connection went to disconnected, failed or closed after it had
+    /// connected; `onConnected` follows if it comes back.
+    public var onDisconnected: (() -> Void)?
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
@@ -326,8 +329,15 @@ public final class AnswerSession {
                 dumpGraph("connected")
                 onConnected?()
             }
-        case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED:
-            fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+        case GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED, GST_WEBRTC_PEER_CONNECTION_STATE_FAILED,
+             GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED:
+            if connected {
+                // Lost mid-call: the call decides how long to wait for it (or a fresh offer).
+                connected = false
+                onDisconnected?()
+            } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
+                fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+            }
         default:
             break
         }

@@ -232,7 +232,7 @@ public final class SignalServer {
 
     private func call(_ callId: String, for peer: Peer) -> Call? {
         if let call = calls[callId] { return call }
-        peer.socket.send(ServerMessage.error(message: "unknown call \(callId)"))
+        peer.socket.send(ServerMessage.error(message: "unknown call \(callId)", callId: callId))
         return nil
     }
 
@@ -258,7 +258,7 @@ public final class SignalServer {
             }
         case let .offer(callId, peerId, sdp):
             guard let call = calls[callId], call.doorId == peer.id, let device = call.device(forPeer: peerId) else {
-                return peer.socket.send(ServerMessage.error(message: "unknown call or peer \(callId)/\(peerId)"))
+                return peer.socket.send(ServerMessage.error(message: "unknown call or peer \(callId)/\(peerId)", callId: callId))
             }
             call.members[device]?.offerForRejoin = appPeer(device) == nil ? sdp : nil
             sendToApp(device, .offer(callId: callId, sdp: sdp))
