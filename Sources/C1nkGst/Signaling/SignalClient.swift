@@ -46,6 +46,8 @@ public final class SignalClient {
     private var unconfirmed: [(message: ClientMessage, ping: Int)] = []
     private var pingsSent = 0
     private var pongsReceived = 0
+    /// `afterRoundTrip` callbacks, each waiting for the pong to its ping.
+    private var roundTrips: [(ping: Int, done: () -> Void)] = []
     private var failures = 0
     private var running = false
     private var reconnectTimer: GLibTimer?
@@ -119,6 +121,15 @@ public final class SignalClient {
         socket.send(ClientMessage.ping)
     }
 
+    /// Calls `done` once the server has answered a ping sent now, that is,
+    /// once it has read everything sent before (a barrier for tests and
+    /// diagnostics). Dropped, not called, if the socket closes first.
+    public func afterRoundTrip(_ done: @escaping () -> Void) {
+        guard let socket, socket.isOpen else { return }
+        roundTrips.append((pingsSent + 1, done))
+        sendPing(on: socket)
+    }
+
     // MARK: - Connection cycle
 
     private func connect() {
@@ -149,6 +160,7 @@ public final class SignalClient {
         log.info("connected to \(configuration.url)")
         pingsSent = 0
         pongsReceived = 0
+        roundTrips.removeAll()
         socket.send(ClientMessage.hello(deviceId: configuration.deviceId, voipToken: configuration.voipToken,
                                         bundleId: configuration.bundleId))
         startKeepalive()
@@ -180,6 +192,9 @@ public final class SignalClient {
             pongsReceived += 1
             unconfirmed.removeAll { $0.ping <= pongsReceived }
             armWatchdog()
+            let due = roundTrips.filter { $0.ping <= pongsReceived }
+            roundTrips.removeAll { $0.ping <= pongsReceived }
+            due.forEach { $0.done() }
         case .helloOk(let deviceId):
             // A healthy connection: the next drop starts the backoff afresh.
             failures = 0
