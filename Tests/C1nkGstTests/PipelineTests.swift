@@ -184,6 +184,34 @@ final class PipelineTests: XCTestCase {
         }
     }
 
+    func testAFailingRecordingEndsTheRecordingNotTheCall() throws {
+        // A full disk: the recording's path is a link to /dev/full.
+        let directory = temporaryDirectory()
+        let path = directory + "/full.mkv"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
+        let harness = try CallHarness { options in
+            options.answerMode = .auto
+            options.hangupAfter = 4
+            options.media.pipeline = try! PipelineDescription.load("display-record")
+            options.media.recording = try! RecordingTarget(path)
+        }
+        defer { harness.stop() }
+        harness.door.ring()
+        waitUntil("the recording to fail", timeout: 10) { harness.count("recorded") == 1 }
+        let recorded = try XCTUnwrap(harness.lastEvent("recorded"))
+        XCTAssertEqual(recorded["path"] as? String, path)
+        let error = try XCTUnwrap(recorded["error"] as? String)
+        XCTAssertTrue(error.contains("space") || error.contains("writing"), error)
+        XCTAssertEqual(harness.count("ended"), 0, "the call goes on")
+        let session = try XCTUnwrap(harness.answerer.currentSession)
+        let framesAtFailure = session.framesRendered
+        waitUntil("video keeps playing", timeout: 10) { session.framesRendered > framesAtFailure + 15 }
+        waitUntil("the call to end", timeout: 10) { harness.count("ended") == 1 }
+        XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
+        XCTAssertEqual(harness.count("recorded"), 1, "one recorded event for the call")
+        XCTAssertEqual(harness.count("error"), 0)
+    }
+
     func testRecordingTargetExpandsTimeAndChecksTheExtension() throws {
         let target = try RecordingTarget("/tmp/door-%Y-{callId}")
         XCTAssertEqual(target.container, .matroska)

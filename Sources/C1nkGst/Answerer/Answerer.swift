@@ -266,6 +266,12 @@ public final class Answerer {
             session.onDisconnected = { [weak self] in self?.handle(.mediaDisconnected(callId: callId)) }
             session.onFirstFrame = { [weak self] in self?.handle(.firstFrame(callId: callId)) }
             session.onFailure = { [weak self] reason in self?.handle(.mediaFailed(callId: callId, reason: reason)) }
+            session.onRecordingFailed = { [weak self, weak session] reason in
+                guard let self, let path = session?.recordingPath else { return }
+                // The recording ends here; the call goes on.
+                self.recordingAnnounced.remove(path)
+                self.events.emit("recorded", callId: callId, fields: ["path": path, "error": reason])
+            }
             self.session = session
         } catch {
             log.error("call \(callId): \(error)")
@@ -291,7 +297,7 @@ public final class Answerer {
         session.finish { [weak self, weak session] in
             guard let self else { return }
             self.finishing[key] = nil
-            if let session, let path = session.recordingPath {
+            if let session, let path = session.recordingPath, session.recordingError == nil {
                 self.recordingAnnounced.remove(path)
                 self.events.emit("recorded", callId: session.callId, fields: ["path": path])
             }

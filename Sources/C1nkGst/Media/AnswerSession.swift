@@ -20,6 +20,9 @@ public final class AnswerSession {
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
+    /// The recording branch failed (disk full, a write error): the recording
+    /// ended with what was written, the call goes on.
+    public var onRecordingFailed: ((String) -> Void)?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -30,6 +33,9 @@ public final class AnswerSession {
     public private(set) var audioEnabled: Bool
     /// The file this call is recorded to, when recording.
     public private(set) var recordingPath: String?
+    /// Why the recording stopped early, if it did.
+    public private(set) var recordingError: String?
+    private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
     public var measurements: MeasurementProbes.Summary? { probes?.summary() }
     private var probes: MeasurementProbes?
@@ -164,7 +170,7 @@ public final class AnswerSession {
     /// most `timeout` seconds. `done` runs on the main context.
     public func finish(timeout: Double = 3, _ done: @escaping () -> Void) {
         guard !stopped else { return done() }
-        guard recordingPath != nil, !recordingClosed else {
+        guard recordingPath != nil, !recordingClosed, recordingError == nil else {
             stop()
             return done()
         }
@@ -245,7 +251,10 @@ public final class AnswerSession {
             gst_object_unref(UnsafeMutableRawPointer(pad))
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
-        if let recordingPath { watchRecordingEnd(path: recordingPath) }
+        if let recordingPath {
+            watchRecordingEnd(path: recordingPath)
+            recordingBranch = RecordingBranch(pipeline: pipeline, path: recordingPath)
+        }
         if let output = Gst.find("audio-out", in: pipeline) {
             let pad = gst_element_get_static_pad(output, "src")!
             gst_object_unref(UnsafeMutableRawPointer(output))
@@ -354,6 +363,15 @@ public final class AnswerSession {
         onFirstFrame?()
     }
 
+    /// Only the recording ends: its file is closed as it is, the call goes on.
+    private func recordingFailed(_ reason: String) {
+        guard recordingError == nil, !stopped else { return }
+        recordingError = reason
+        recordingBranch?.close()
+        log.warning("call \(callId): the recording stopped: \(reason)")
+        onRecordingFailed?(reason)
+    }
+
     private func fail(_ reason: String) {
         guard !stopped else { return }
         log.warning("call \(callId): \(reason)")
@@ -381,7 +399,11 @@ public final class AnswerSession {
                 else { speakerPeakWhileGated = max(speakerPeakWhileGated, level) }
             }
         case GST_MESSAGE_ERROR:
-            fail(PipelineMessage.describeError(message))
+            if let branch = recordingBranch, branch.contains(message.pointee.src) {
+                recordingFailed(PipelineMessage.describeError(message))
+            } else {
+                fail(PipelineMessage.describeError(message))
+            }
         case GST_MESSAGE_WARNING:
             log.debug("call \(callId): \(PipelineMessage.describeError(message))")
         case GST_MESSAGE_LATENCY:
