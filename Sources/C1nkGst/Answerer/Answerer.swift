@@ -53,6 +53,8 @@ public final class Answerer {
     public private(set) var isFinished = false
     public var currentCallId: String? { machine.call?.callId }
     public var currentSession: AnswerSession? { session }
+    /// The call's timers running now (diagnostics and tests).
+    public var runningTimers: Set<CallMachine.Timer> { Set(machineTimers.keys) }
 
     private let client: SignalClient
     private let options: Options
