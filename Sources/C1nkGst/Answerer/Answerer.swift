@@ -228,6 +228,7 @@ public final class Answerer {
             session.onConnected = { [weak self] in self?.handle(.mediaConnected(callId: callId)) }
             session.onFirstFrame = { [weak self] in self?.handle(.firstFrame(callId: callId)) }
             session.onFailure = { [weak self] reason in self?.handle(.mediaFailed(callId: callId, reason: reason)) }
+            session.onWarning = { [weak self] text in self?.events.emit("error", callId: callId, fields: ["message": text]) }
             self.session = session
         } catch {
             log.error("call \(callId): \(error)")
