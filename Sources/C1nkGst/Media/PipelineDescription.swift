@@ -107,6 +107,7 @@ public struct PipelineDescription: Equatable, Sendable {
         }
         do {
             try checkNamedElements(bin)
+            try checkPrivacyGates()
         } catch {
             gst_object_unref(UnsafeMutableRawPointer(bin))
             throw error
