@@ -94,6 +94,10 @@ struct AnswerCommandLine {
         for row in AnswerOption.all where row.scope == .everywhere {
             guard let setting = settings[row.name] else { continue }
             result.sources[row.name] = setting.source
+            // A sink in the shared config file is no error for a pipeline without one
+            // (the recorder); on the command line it is.
+            let placeholders = result.givenPlaceholders
+            defer { if setting.fromFile { result.givenPlaceholders = placeholders } }
             for value in setting.values {
                 do {
                     try row.apply(&result, value)
@@ -200,9 +204,11 @@ struct AnswerCommandLine {
         for row in rows {
             let value = row.show?(self) ?? ""
             let name = row.name + String(repeating: " ", count: width - row.name.count)
-            // An unset key is printed as a comment, so the output is itself a valid config file.
-            let key = (value.isEmpty ? "# " : "") + "\(name) = \(value)"
-            lines.append(key + String(repeating: " ", count: max(1, width + 44 - key.count)) + "# " + (sources[row.name] ?? "default"))
+            // Where it came from goes on a line of its own (a key file has no
+            // comments after a value); an unset key is a comment, so the output
+            // is itself a valid config file.
+            lines.append("# \(row.name): " + (sources[row.name] ?? "default"))
+            lines.append((value.isEmpty ? "# " : "") + "\(name) = \(value)")
         }
         return lines.joined(separator: "\n")
     }

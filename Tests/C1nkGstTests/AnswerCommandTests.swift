@@ -13,13 +13,16 @@ final class AnswerCommandTests: XCTestCase {
         var stdoutPath: String { directory + "/stdout" }
         var stderrPath: String { directory + "/stderr" }
 
-        init(_ name: String, _ arguments: [String]) throws {
+        init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
             let binary = AnswerCommandTests.binaries.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: binary.path) else {
                 throw XCTSkip("\(binary.path) is not built")
             }
             process.executableURL = binary
             process.arguments = arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             FileManager.default.createFile(atPath: stdoutPath, contents: nil)
             FileManager.default.createFile(atPath: stderrPath, contents: nil)
             process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
@@ -43,8 +46,8 @@ final class AnswerCommandTests: XCTestCase {
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
     }
 
-    func run(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, out: String, err: String) {
-        let command = try Command("c1nk-gst-answer", arguments)
+    func run(_ arguments: [String], timeout: Double = 20, environment: [String: String] = [:]) throws -> (status: Int32?, out: String, err: String) {
+        let command = try Command("c1nk-gst-answer", arguments, environment: environment)
         let status = command.wait(timeout: timeout)
         return (status, command.stdout, command.stderr)
     }
