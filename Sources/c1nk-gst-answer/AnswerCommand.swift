@@ -43,7 +43,7 @@ enum AnswerCommand {
             configuration.bundleId = commandLine.bundleId
             configuration.trustedCAFile = commandLine.trustedCAFile
             client = try SignalClient(configuration)
-            control = try commandLine.controlPath.map { try ControlServer(path: $0) }
+            control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1

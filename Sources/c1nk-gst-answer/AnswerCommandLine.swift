@@ -21,6 +21,7 @@ struct AnswerCommandLine {
     var recordTemplate: String?
     var retention = RetentionPolicy()
     var controlPath: String?
+    var controlMode: UInt32 = 0o600
     var configPath: String?
     var printConfig = false
     /// Media options the user set, which the pipeline must have a place for.

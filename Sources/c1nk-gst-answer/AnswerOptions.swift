@@ -162,6 +162,15 @@ extension AnswerOption {
                      help: ["a Unix socket for home automation: JSON lines {\"command\":\"open\"} in,",
                             "{\"ok\":true} and the events out (owner-only; see docs/service.md)"],
                      apply: { c, v in c.controlPath = try nonEmpty(v, "--control", what: "a socket path") }, show: { $0.controlPath ?? "" }),
+        AnswerOption(section: "Service", name: "control-mode", kind: .value("MODE"),
+                     help: ["permissions of the control socket, octal (default 0600: the owner only;",
+                            "0660 lets the socket's group in, e.g. a home automation user)"],
+                     apply: { c, v in
+                         guard let mode = UInt32(v, radix: 8), mode <= 0o777, mode & 0o600 == 0o600 else {
+                             throw ArgumentReader.UsageError("--control-mode takes octal permissions with the owner's rw, such as 0600 or 0660, not '\(v)'")
+                         }
+                         c.controlMode = mode
+                     }, show: { "0" + String($0.controlMode, radix: 8) }),
         AnswerOption(section: "Service", name: "config", kind: .value("FILE"), scope: .commandLineOnly,
                      help: ["read this config file instead of /etc/c1nk/answer.conf and",
                             "$XDG_CONFIG_HOME/c1nk/answer.conf (keys are the long option names)"],

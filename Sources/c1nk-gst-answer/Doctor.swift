@@ -98,15 +98,25 @@ enum Doctor {
             result.append(Line(ok: problem == nil, text: problem ?? "video sink '\(sink)' opens", fix: "choose another --sink"))
         }
         if media.resolvedPipelineUses("audio-sink") {
-            let problem = SinkCheck.problem(opening: media.audioSink, kind: "audio")
-            result.append(Line(ok: problem == nil, text: problem ?? "speaker '\(media.audioSink)' opens", fix: "choose another --audio-sink"))
+            result.append(audio(media.audioSink, what: "speaker", option: "--audio-sink", fix: "choose another --audio-sink (e.g. alsasink device=hw:1)"))
         }
         if media.resolvedPipelineUses("audio-source") {
-            let problem = SinkCheck.problem(opening: media.audioSource, kind: "microphone")
-            result.append(Line(ok: problem == nil, text: problem ?? "microphone '\(media.audioSource)' opens",
-                               fix: "choose another --audio-source (e.g. alsasrc device=hw:1, pulsesrc)"))
+            result.append(audio(media.audioSource, what: "microphone", option: "--audio-source", fix: "choose another --audio-source (e.g. alsasrc device=hw:1, pulsesrc)"))
         }
         return result
+    }
+
+    /// Opens an audio element; an automatic one must find a real device, not fall back to a fake one.
+    static func audio(_ description: String, what: String, option: String, fix: String) -> Line {
+        if let problem = SinkCheck.problem(opening: description, kind: what) {
+            return Line(ok: false, text: problem, fix: fix)
+        }
+        guard description.hasPrefix("auto") else { return Line(ok: true, text: "\(what) '\(description)' opens") }
+        guard let chosen = AutoSinkChoice.chosen(description), !chosen.hasPrefix("fake") else {
+            return Line(ok: false, text: "\(what) '\(description)' finds no sound device (no sound card or sound server here)",
+                        fix: "connect a sound device or start the sound server, or set \(option) explicitly (fakesink/fakesrc for none)")
+        }
+        return Line(ok: true, text: "\(what) '\(description)' opens (\(chosen))")
     }
 
     static func deviceIdFile(_ path: String) -> Line {

@@ -9,11 +9,15 @@ final class AnswerCommandTests: XCTestCase {
     /// A started command; its output goes to files so that nothing blocks.
     final class Command {
         let process = Process()
-        let directory = temporaryDirectory()
+        let directory: String
         var stdoutPath: String { directory + "/stdout" }
-        var stderrPath: String { directory + "/stderr" }
+        let stderrPath: String
 
-        init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        /// `stderrPath`: an existing file to append standard error to (its inode stays).
+        init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stderrPath: String? = nil) throws {
+            let directory = temporaryDirectory()
+            self.directory = directory
+            self.stderrPath = stderrPath ?? directory + "/stderr"
             let binary = AnswerCommandTests.binaries.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: binary.path) else {
                 throw XCTSkip("\(binary.path) is not built")
@@ -24,9 +28,9 @@ final class AnswerCommandTests: XCTestCase {
                 process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
             }
             FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            if stderrPath == nil { FileManager.default.createFile(atPath: self.stderrPath, contents: nil) }
             process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-            process.standardError = FileHandle(forWritingAtPath: stderrPath)
+            process.standardError = FileHandle(forWritingAtPath: self.stderrPath)
             process.standardInput = FileHandle.nullDevice
             try process.run()
         }

@@ -159,4 +159,21 @@ final class ServiceConfigTests: XCTestCase {
         command.signal(SIGTERM)
         XCTAssertEqual(command.wait(), 0, command.stderr)
     }
+
+    /// Under systemd (stderr is the journal stream) each line carries its priority.
+    func testJournalPrioritiesWhenStandardErrorIsTheJournal() throws {
+        let plain = try run(["--hangup-after", "soon"])
+        XCTAssertTrue(plain.err.hasPrefix("c1nk-gst-answer: --hangup-after"), plain.err)
+        // JOURNAL_STREAM names stderr's device and inode: here, the file the test collects stderr in.
+        let directory = temporaryDirectory()
+        let stderrPath = directory + "/stderr"
+        let fd = open(stderrPath, O_CREAT | O_WRONLY, 0o644)
+        close(fd)
+        var info = stat()
+        XCTAssertEqual(stat(stderrPath, &info), 0)
+        let journal = try Command("c1nk-gst-answer", ["--hangup-after", "soon"],
+                                  environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"], stderrPath: stderrPath)
+        XCTAssertEqual(journal.wait(), 2)
+        XCTAssertTrue(journal.stderr.hasPrefix("<3>c1nk-gst-answer: --hangup-after"), journal.stderr)
+    }
 }
