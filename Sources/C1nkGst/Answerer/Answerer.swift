@@ -27,6 +27,9 @@ public final class Answerer {
         public var serverErrorGrace: Double = 5
         /// The ringtone's audio source description; nil for silence.
         public var ringtone: String? = Ringtone.defaultDescription
+        /// Asked before a call is recorded; a text refuses the recording
+        /// (an `error` event) and the call goes on unrecorded.
+        public var beforeRecording: (() -> String?)?
         public init() {}
     }
 
@@ -55,7 +58,8 @@ public final class Answerer {
     public var currentSession: AnswerSession? { session }
 
     private let client: SignalClient
-    private let options: Options
+    /// Changed by a reload (SIGHUP); a call in progress keeps what it started with.
+    public var options: Options
     private let events: EventLog
     private let log = Log.call
     private var machine = CallMachine()
@@ -252,8 +256,13 @@ public final class Answerer {
 
     private func startMedia(callId: String, offer: String, audioEnabled: Bool) {
         stopMedia()
+        var media = options.media
+        if media.recording != nil, let refusal = options.beforeRecording?() {
+            events.emit("error", callId: callId, fields: ["message": refusal])
+            media.recording = .discard
+        }
         do {
-            let session = try AnswerSession(callId: callId, offer: offer, configuration: options.media, audioEnabled: audioEnabled)
+            let session = try AnswerSession(callId: callId, offer: offer, configuration: media, audioEnabled: audioEnabled)
             session.onAnswer = { [weak self, weak session] sdp in
                 guard let self else { return }
                 if let session, let path = session.recordingPath, self.recordingAnnounced.insert(path).inserted {

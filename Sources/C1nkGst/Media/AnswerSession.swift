@@ -80,7 +80,7 @@ public final class AnswerSession {
             }
             values["record-location"] = file.path
             values["record-muxer"] = file.container.muxer
-            recordingPath = file.path
+            if !recording.discards { recordingPath = file.path }
         }
         pipeline = try configuration.resolvedPipeline().build(values)
         gst_object_set_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstObject.self), "c1nk-call")
