@@ -14,6 +14,9 @@ public final class AnswerSession {
     public var onAnswer: ((String) -> Void)?
     public var onLocalCandidate: ((IceCandidate) -> Void)?
     public var onConnected: (() -> Void)?
+    /// The connection went to disconnected, failed or closed after it had
+    /// connected; `onConnected` follows if it comes back.
+    public var onDisconnected: (() -> Void)?
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
@@ -22,6 +25,9 @@ public final class AnswerSession {
     public var onWarning: ((String) -> Void)?
     /// Whether the answer carries the door's video (false: declined, audio only).
     public private(set) var videoAccepted = false
+    /// The recording branch failed (disk full, a write error): the recording
+    /// ended with what was written, the call goes on.
+    public var onRecordingFailed: ((String) -> Void)?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -32,6 +38,9 @@ public final class AnswerSession {
     public private(set) var audioEnabled: Bool
     /// The file this call is recorded to, when recording.
     public private(set) var recordingPath: String?
+    /// Why the recording stopped early, if it did.
+    public private(set) var recordingError: String?
+    private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
     public var measurements: MeasurementProbes.Summary? { probes?.summary() }
     private var probes: MeasurementProbes?
@@ -76,7 +85,7 @@ public final class AnswerSession {
             }
             values["record-location"] = file.path
             values["record-muxer"] = file.container.muxer
-            recordingPath = file.path
+            if !recording.discards { recordingPath = file.path }
         }
         pipeline = try configuration.resolvedPipeline().build(values)
         gst_object_set_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstObject.self), "c1nk-call")
@@ -188,7 +197,7 @@ public final class AnswerSession {
     /// most `timeout` seconds. `done` runs on the main context.
     public func finish(timeout: Double = 3, _ done: @escaping () -> Void) {
         guard !stopped else { return done() }
-        guard recordingPath != nil, !recordingClosed else {
+        guard recordingPath != nil, !recordingClosed, recordingError == nil else {
             stop()
             return done()
         }
@@ -269,7 +278,10 @@ public final class AnswerSession {
             gst_object_unref(UnsafeMutableRawPointer(pad))
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
-        if let recordingPath { watchRecordingEnd(path: recordingPath) }
+        if let recordingPath {
+            watchRecordingEnd(path: recordingPath)
+            recordingBranch = RecordingBranch(pipeline: pipeline, path: recordingPath)
+        }
         if let output = Gst.find("audio-out", in: pipeline) {
             let pad = gst_element_get_static_pad(output, "src")!
             gst_object_unref(UnsafeMutableRawPointer(output))
@@ -405,8 +417,15 @@ public final class AnswerSession {
                 dumpGraph("connected")
                 onConnected?()
             }
-        case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED:
-            fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+        case GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED, GST_WEBRTC_PEER_CONNECTION_STATE_FAILED,
+             GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED:
+            if connected {
+                // Lost mid-call: the call decides how long to wait for it (or a fresh offer).
+                connected = false
+                onDisconnected?()
+            } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
+                fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+            }
         default:
             break
         }
@@ -421,6 +440,15 @@ public final class AnswerSession {
         guard !stopped else { return }
         dumpGraph("first-frame")
         onFirstFrame?()
+    }
+
+    /// Only the recording ends: its file is closed as it is, the call goes on.
+    private func recordingFailed(_ reason: String) {
+        guard recordingError == nil, !stopped else { return }
+        recordingError = reason
+        recordingBranch?.close()
+        log.warning("call \(callId): the recording stopped: \(reason)")
+        onRecordingFailed?(reason)
     }
 
     private func fail(_ reason: String) {
@@ -450,7 +478,11 @@ public final class AnswerSession {
                 else { speakerPeakWhileGated = max(speakerPeakWhileGated, level) }
             }
         case GST_MESSAGE_ERROR:
-            fail(PipelineMessage.describeError(message))
+            if let branch = recordingBranch, branch.contains(message.pointee.src) {
+                recordingFailed(PipelineMessage.describeError(message))
+            } else {
+                fail(PipelineMessage.describeError(message))
+            }
         case GST_MESSAGE_WARNING:
             log.debug("call \(callId): \(PipelineMessage.describeError(message))")
         case GST_MESSAGE_LATENCY:
