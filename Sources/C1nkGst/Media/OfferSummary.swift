@@ -24,6 +24,10 @@ struct OfferSummary: Equatable {
     var lines: [MediaLine]
 
     init(sdp: String) throws {
+        // The C parser asserts on an empty text (also one that starts with NUL).
+        guard sdp.utf8.first.map({ $0 != 0 }) ?? false else {
+            throw MediaError.negotiation("the door's offer is empty")
+        }
         var message: UnsafeMutablePointer<GstSDPMessage>?
         guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
             throw MediaError.negotiation("the door's offer is not valid SDP")
