@@ -17,7 +17,14 @@ enum StatusLine {
         case "door-opened": return "ODOMKNUTÉ: the door is open"
         case "ended": return "call ended: \(field("reason"))"
         case "recording": return "recording to \(field("path"))"
-        case "recorded": return "recorded \(field("path"))"
+        case "recorded":
+            return fields["error"] == nil ? "recorded \(field("path"))"
+                : "recording stopped (\(field("error"))); the call goes on; kept \(field("path"))"
+        case "missed": return "missed a ring from \(field("doorName")) (\(field("reason")): already in a call)"
+        case "door-open-failed":
+            return field("reason") == "not-connected"
+                ? "the door was NOT opened: not connected to the server; try again once reconnected"
+                : "the door was NOT opened: no reply from the door; try again"
         case "error": return "error: \(field("message"))"
         case "deleted": return "deleted the old recording \(field("path")) (\(field("reason")))"
         case "reloaded":

@@ -14,9 +14,20 @@ public final class AnswerSession {
     public var onAnswer: ((String) -> Void)?
     public var onLocalCandidate: ((IceCandidate) -> Void)?
     public var onConnected: (() -> Void)?
+    /// The connection went to disconnected, failed or closed after it had
+    /// connected; `onConnected` follows if it comes back.
+    public var onDisconnected: (() -> Void)?
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
+    /// Something the user should know while the call goes on (e.g. the
+    /// door's video cannot be played here and was declined).
+    public var onWarning: ((String) -> Void)?
+    /// Whether the answer carries the door's video (false: declined, audio only).
+    public private(set) var videoAccepted = false
+    /// The recording branch failed (disk full, a write error): the recording
+    /// ended with what was written, the call goes on.
+    public var onRecordingFailed: ((String) -> Void)?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -27,6 +38,9 @@ public final class AnswerSession {
     public private(set) var audioEnabled: Bool
     /// The file this call is recorded to, when recording.
     public private(set) var recordingPath: String?
+    /// Why the recording stopped early, if it did.
+    public private(set) var recordingError: String?
+    private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
     public var measurements: MeasurementProbes.Summary? { probes?.summary() }
     private var probes: MeasurementProbes?
@@ -98,6 +112,14 @@ public final class AnswerSession {
             renderImmediately()
         }
         applyGates()
+        if offer.hasVideo && offer.videoCodec == nil {
+            // The video will be declined: the sinks of the description's
+            // video branch will never see a buffer, and sinks waiting to
+            // preroll would hold the whole pipeline (audio too) in PAUSED.
+            for sink in Gst.sinks(of: pipeline) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "async") {
+                ObjectProperty.set(UnsafeMutableRawPointer(sink), "async", "false")
+            }
+        }
 
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
@@ -161,7 +183,7 @@ public final class AnswerSession {
     /// most `timeout` seconds. `done` runs on the main context.
     public func finish(timeout: Double = 3, _ done: @escaping () -> Void) {
         guard !stopped else { return done() }
-        guard recordingPath != nil, !recordingClosed else {
+        guard recordingPath != nil, !recordingClosed, recordingError == nil else {
             stop()
             return done()
         }
@@ -242,7 +264,10 @@ public final class AnswerSession {
             gst_object_unref(UnsafeMutableRawPointer(pad))
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
-        if let recordingPath { watchRecordingEnd(path: recordingPath) }
+        if let recordingPath {
+            watchRecordingEnd(path: recordingPath)
+            recordingBranch = RecordingBranch(pipeline: pipeline, path: recordingPath)
+        }
         if let output = Gst.find("audio-out", in: pipeline) {
             let pad = gst_element_get_static_pad(output, "src")!
             gst_object_unref(UnsafeMutableRawPointer(output))
@@ -276,12 +301,58 @@ public final class AnswerSession {
         } catch {
             return fail("\(error)")
         }
-        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER) { [weak self] result in
+        negotiateVideo()
+        let declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
+        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
             case .success(let sdp): self.onAnswer?(sdp)
             case .failure(let error): self.fail("\(error)")
             }
+        }
+    }
+
+    /// Chooses what the answer says about the door's video: the one codec we
+    /// play best (see `OfferSummary.videoCodec`), loss repair the door
+    /// offers (NACK with RTX, RED/ULPFEC); or a declined (inactive) m-line
+    /// when this machine can play none of the offered codecs, and the call
+    /// goes on with audio.
+    private func negotiateVideo() {
+        guard let index = offer.videoLineIndex else { return }
+        let line = offer.lines[index]
+        let chosen = offer.videoCodec
+        // webrtcbin 1.22 makes no transceiver for a received-only m-line
+        // until it answers, and then answers with every offered codec. Our
+        // own transceiver, with the one codec as its preference, narrows it.
+        // An unplayable video is answered `inactive` (see
+        // `WebRTCBin.createLocalDescription`), and whatever the door still
+        // sends goes to a discarding sink.
+        let codec = chosen ?? line.mediaCodecs.first ?? "VP8"
+        let caps = "application/x-rtp,media=video,encoding-name=\(codec),payload=\(line.payloadTypes[codec] ?? 96),clock-rate=90000"
+        guard let preferences = gst_caps_from_string(caps) else { return }
+        defer { gst_caps_unref(preferences) }
+        if let transceiver = c1nk_emit_add_transceiver(UnsafeMutableRawPointer(webrtc.element), GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, preferences) {
+            if chosen != nil {
+                if line.feedback.contains("nack") { ObjectProperty.set(transceiver, "do-nack", "true") }
+                if line.payloadTypes["RED"] != nil, line.payloadTypes["ULPFEC"] != nil {
+                    ObjectProperty.set(transceiver, "fec-type", "ulp-red")
+                }
+            }
+            gst_object_unref(transceiver)
+        }
+        videoAccepted = chosen != nil
+        if chosen == nil {
+            let discard = gst_element_factory_make("fakesink", "declined-video")!
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+            // Added while playing: a sink that must preroll would hold the whole pipeline back.
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
+            gst_bin_add(bin, discard)
+            gst_element_sync_state_with_parent(discard)
+            inputs.set("video", gst_element_get_static_pad(discard, "sink"))
+            let offered = line.mediaCodecs.isEmpty ? "none" : line.mediaCodecs.joined(separator: ", ")
+            onWarning?("the door's video cannot be played here: it offers \(offered), and this machine has no "
+                       + "GStreamer depayloader and decoder for any of them (gst-inspect-1.0 lists what is installed); "
+                       + "the call goes on with audio only")
         }
     }
 
@@ -326,8 +397,15 @@ public final class AnswerSession {
                 dumpGraph("connected")
                 onConnected?()
             }
-        case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED:
-            fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+        case GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED, GST_WEBRTC_PEER_CONNECTION_STATE_FAILED,
+             GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED:
+            if connected {
+                // Lost mid-call: the call decides how long to wait for it (or a fresh offer).
+                connected = false
+                onDisconnected?()
+            } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
+                fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+            }
         default:
             break
         }
@@ -342,6 +420,15 @@ public final class AnswerSession {
         guard !stopped else { return }
         dumpGraph("first-frame")
         onFirstFrame?()
+    }
+
+    /// Only the recording ends: its file is closed as it is, the call goes on.
+    private func recordingFailed(_ reason: String) {
+        guard recordingError == nil, !stopped else { return }
+        recordingError = reason
+        recordingBranch?.close()
+        log.warning("call \(callId): the recording stopped: \(reason)")
+        onRecordingFailed?(reason)
     }
 
     private func fail(_ reason: String) {
@@ -371,7 +458,11 @@ public final class AnswerSession {
                 else { speakerPeakWhileGated = max(speakerPeakWhileGated, level) }
             }
         case GST_MESSAGE_ERROR:
-            fail(PipelineMessage.describeError(message))
+            if let branch = recordingBranch, branch.contains(message.pointee.src) {
+                recordingFailed(PipelineMessage.describeError(message))
+            } else {
+                fail(PipelineMessage.describeError(message))
+            }
         case GST_MESSAGE_WARNING:
             log.debug("call \(callId): \(PipelineMessage.describeError(message))")
         case GST_MESSAGE_LATENCY:

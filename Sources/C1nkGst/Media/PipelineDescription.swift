@@ -109,6 +109,7 @@ public struct PipelineDescription: Equatable, Sendable {
         }
         do {
             try checkNamedElements(bin)
+            try checkPrivacyGates()
         } catch {
             gst_object_unref(UnsafeMutableRawPointer(bin))
             throw error
