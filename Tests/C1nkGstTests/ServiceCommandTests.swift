@@ -116,9 +116,10 @@ final class ServiceCommandTests: XCTestCase {
         chmod(id, 0o644)
         let command = try Command("c1nk-gst-answer", ["doctor", "--server", "ws://127.0.0.1:1/ws", "--device-id-file", id,
                                                       "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc",
-                                                      "--stun", "none"],
+                                                      "--stun", "none", "--gst-debug", "c1nk-signal:5"],
                                   environment: Self.environment(directory))
         XCTAssertEqual(command.wait(timeout: 30), 1, command.stdout + command.stderr)
+        XCTAssertTrue(command.stderr.contains("connecting to ws://127.0.0.1:1/ws"), "--gst-debug turns on c1nk's debug log: \(command.stderr)")
         let out = command.stdout
         XCTAssertTrue(out.contains("✘ device id file \(id) is readable by others (mode 644)\n    fix: chmod 600 \(id)"), out)
         XCTAssertTrue(out.contains("✘ server ws://127.0.0.1:1/ws is not reachable"), out)
