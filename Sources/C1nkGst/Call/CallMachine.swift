@@ -182,7 +182,8 @@ public struct CallMachine: Equatable, Sendable {
             return [.send(.openDoor(callId: current.callId))]
 
         case .userMute(let muted):
-            guard let current = call, current.phase == .accepted else { return [] }
+            // Also while ringing: the user may mute before picking up.
+            guard call != nil else { return [] }
             return [.setMicrophoneMuted(muted)]
 
         case let .connectTimeout(callId):

@@ -7,7 +7,11 @@ import Synchronization
 /// completely when the call ends.
 ///
 /// Receives the door's video and audio, sends the microphone. Both audio
-/// directions sit behind muted `volume` gates until `setAudioEnabled(true)`.
+/// directions sit behind muted `volume` gates until `setAudioEnabled(true)`,
+/// and the microphone's source is not even opened before then. The door's
+/// audio plays through the process's `SpeakerOutput` (`{audio-sink}` is a
+/// `proxysink` into its mixer); a failing microphone or speaker is reported
+/// with `onAudioProblem` and the call goes on without it.
 public final class AnswerSession {
     public let callId: String
 
@@ -17,6 +21,9 @@ public final class AnswerSession {
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
+    /// Audio that cannot work (a device that cannot open, a codec we cannot
+    /// decode): the call goes on without it.
+    public var onAudioProblem: ((String) -> Void)?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -47,14 +54,37 @@ public final class AnswerSession {
     private var pipelineReleased = false
     private var connected = false
     private var microphoneMuted = false
+    let speaker: SpeakerOutput
+    private var speakerInput: SpeakerInput?
+    private let voice: VoiceProcessing
+    /// The microphone's sources, held in NULL until audio is enabled.
+    private var microphoneSources: [UnsafeMutablePointer<GstElement>] = []
+    private var microphoneOpen = false
+    private var microphoneFailed = false
+    /// Elements of the two audio branches: their errors are audio problems.
+    private var microphoneElements: [UnsafeMutablePointer<GstElement>] = []
+    private var speakerElements: [UnsafeMutablePointer<GstElement>] = []
+    private var audioElements: [UnsafeMutablePointer<GstElement>] { microphoneElements + speakerElements }
+    private var audioProblemsReported: Set<String> = []
+    /// Loudest door (speaker gate) and resident (microphone gate) levels since the last `takeLevels()`.
+    private var doorLevel = -Double.infinity
+    private var residentLevel = -Double.infinity
+    /// Whether the door's audio can be decoded here; false: answered inactive.
+    public private(set) var audioDecodable = true
 
-    public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool) throws {
+    /// `speaker`: the process's speaker; nil gives the session one of its own
+    /// on `configuration.audioSink`.
+    public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool,
+                speaker: SpeakerOutput? = nil) throws {
         GStreamer.initialize()
         self.callId = callId
         self.audioEnabled = audioEnabled
         offer = try OfferSummary(sdp: sdp)
+        self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink)
+        voice = configuration.voice
 
         var values = configuration.userValues
+        values["audio-sink"] = "proxysink name=\(Self.speakerFeedName)"
         values["video-depay"] = offer.videoDepayloader
         values["video-decoder"] = offer.videoDecoder
         values["audio-depay"] = offer.audioDepayloader
@@ -88,6 +118,8 @@ public final class AnswerSession {
             throw error
         }
         gst_bin_add(bin, webrtc.element)
+        self.speaker.align(pipeline)
+        prepareAudio()
         if configuration.measure {
             probes = MeasurementProbes()
             probes?.attach(to: pipeline)
@@ -116,6 +148,7 @@ public final class AnswerSession {
     }
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
+    static let speakerFeedName = "c1nk-speaker-feed"
 
     /// The caps of the video arriving at `video-out`, once it flows
     /// ("video/x-raw, width=800, …"), for diagnostics.
@@ -147,6 +180,16 @@ public final class AnswerSession {
     public func setMicrophoneMuted(_ muted: Bool) {
         microphoneMuted = muted
         applyGates()
+    }
+
+    public var isMicrophoneMuted: Bool { microphoneMuted }
+    /// Whether the microphone's source is open (only after audio is enabled).
+    public var isMicrophoneOpen: Bool { microphoneOpen }
+
+    /// The loudest door and resident levels (dBFS RMS) since the last call.
+    public func takeLevels() -> (door: Double, resident: Double) {
+        defer { doorLevel = -.infinity; residentLevel = -.infinity }
+        return (doorLevel, residentLevel)
     }
 
     /// Tears the pipeline down at once (also a recording being finalised).
@@ -271,6 +314,7 @@ public final class AnswerSession {
     private func remoteDescriptionApplied(_ error: String?) {
         guard !stopped else { return }
         if let error { return fail("the door's offer was refused: \(error)") }
+        if !audioDecodable { makeAudioInactive() }
         do {
             try releaseMicrophone()
         } catch {
@@ -296,7 +340,7 @@ public final class AnswerSession {
             gst_pad_remove_probe(source, probe)
             gst_object_unref(UnsafeMutableRawPointer(source))
         }
-        if let index = offer.audioLineIndex, offer.audioSendChain() != nil {
+        if audioDecodable, let index = offer.audioLineIndex, offer.audioSendChain() != nil {
             guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
                 throw MediaError.negotiation("webrtcbin gave no sink pad for the audio m-line \(index)")
             }
@@ -306,7 +350,9 @@ public final class AnswerSession {
                 throw MediaError.negotiation("cannot link audio-out to webrtcbin (\(result.rawValue))")
             }
         } else {
-            log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            if audioDecodable && offer.audioLineIndex != nil {
+                log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            }
             let discard = gst_element_factory_make("fakesink", "discard-microphone")!
             gst_bin_add(bin, discard)
             gst_element_sync_state_with_parent(discard)
@@ -352,7 +398,96 @@ public final class AnswerSession {
 
     // MARK: - Audio gates and levels
 
+    /// Before the pipeline starts: the door's codec, the DSP, the microphone
+    /// held closed, the speaker's feed connected.
+    private func prepareAudio() {
+        let offered = offer.audioCodecs
+        if offer.audioLineIndex != nil, !offered.contains(where: AudioCodecs.canDecode) {
+            audioDecodable = false
+            let text = "the door offers audio only as \(offered.isEmpty ? "nothing known" : offered.joined(separator: ", ")), "
+                + "which cannot be decoded here (\(AudioCodecs.decodable().joined(separator: ", "))): the call goes on with video only"
+            MainContext.post { [weak self] in self?.reportAudioProblem(text) }
+        }
+        for dsp in PipelineGraph.elements(of: pipeline, factory: "webrtcdsp") {
+            voice.configure(dsp, probe: speaker.probeName)
+        }
+        if let gate = Gst.find("microphone", in: pipeline) {
+            defer { gst_object_unref(UnsafeMutableRawPointer(gate)) }
+            ObjectProperty.set(UnsafeMutableRawPointer(gate), "volume", String(voice.microphoneGain))
+            let upstream = PipelineGraph.upstream(of: gate)
+            microphoneElements = upstream + [gate] + PipelineGraph.downstream(of: gate, stoppingAt: ["audio-out"])
+            // Seed 002: one owner of a device at a time, and the microphone
+            // only while talking: its sources stay in NULL until audio is enabled.
+            for source in PipelineGraph.sources(upstream) {
+                gst_object_ref(UnsafeMutableRawPointer(source))
+                gst_element_set_locked_state(source, 1)
+                microphoneSources.append(source)
+            }
+        }
+        if let feed = Gst.find(Self.speakerFeedName, in: pipeline) {
+            defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
+            speakerElements = PipelineGraph.upstream(of: feed, stoppingAt: ["audio-in"]) + [feed]
+            do {
+                speakerInput = try speaker.attach(proxySink: feed, name: "call")
+            } catch {
+                log.warning("call \(callId): \(error)")
+            }
+        }
+    }
+
+    /// Starts the microphone's sources (at accept). A device that cannot
+    /// open is reported and the call goes on without it.
+    private func openMicrophone() {
+        microphoneOpen = true
+        for source in microphoneSources {
+            gst_element_set_locked_state(source, 0)
+            if gst_element_sync_state_with_parent(source) == 0 {
+                microphoneBroken("\(Gst.name(source)) would not start")
+                return
+            }
+        }
+    }
+
+    private func microphoneBroken(_ reason: String) {
+        guard !microphoneFailed else { return }
+        microphoneFailed = true
+        for source in microphoneSources {
+            gst_element_set_locked_state(source, 1)
+            gst_element_set_state(source, GST_STATE_NULL)
+        }
+        reportAudioProblem("the microphone cannot open (\(reason)): the call goes on without it; check --audio-source")
+    }
+
+    private func audioBranchFailed(_ message: UnsafeMutablePointer<GstMessage>) {
+        let reason = PipelineMessage.describeError(message)
+        if microphoneElements.contains(where: { PipelineGraph.isInside(message.pointee.src, $0) }) {
+            microphoneBroken(reason)
+        } else {
+            reportAudioProblem("the door's audio cannot play (\(reason)): the call goes on without it")
+        }
+    }
+
+    private func reportAudioProblem(_ text: String) {
+        guard !stopped, audioProblemsReported.insert(text).inserted else { return }
+        log.warning("call \(callId): \(text)")
+        onAudioProblem?(text)
+    }
+
+    /// Answers the audio m-line `inactive`: nothing we could decode was offered.
+    private func makeAudioInactive() {
+        guard let index = offer.audioLineIndex,
+              let transceivers = c1nk_emit_get_transceivers(UnsafeMutableRawPointer(webrtc.element)) else { return }
+        defer { g_array_unref(transceivers) }
+        let items = transceivers.pointee.data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(transceivers.pointee.len)) { pointer in
+            (0..<Int(transceivers.pointee.len)).compactMap { pointer[$0] }
+        }
+        for transceiver in items where Int(c1nk_object_get_int(transceiver, "mlineindex")) == index {
+            ObjectProperty.set(transceiver, "direction", "inactive")
+        }
+    }
+
     private func applyGates() {
+        if audioEnabled && !microphoneOpen && !microphoneFailed { openMicrophone() }
         setMute("microphone", !audioEnabled || microphoneMuted)
         setMute("speaker", !audioEnabled)
     }
@@ -366,12 +501,23 @@ public final class AnswerSession {
     private func busMessage(_ message: UnsafeMutablePointer<GstMessage>) {
         switch message.pointee.type {
         case GST_MESSAGE_ELEMENT:
-            if let level = AudioLevel.rms(from: message), Gst.name(message.pointee.src) == "speaker-level" {
+            guard let level = AudioLevel.rms(from: message) else { break }
+            switch Gst.name(message.pointee.src) {
+            case "speaker-level":
                 if audioEnabled { speakerPeakWhileEnabled = max(speakerPeakWhileEnabled, level) }
                 else { speakerPeakWhileGated = max(speakerPeakWhileGated, level) }
+                doorLevel = max(doorLevel, level)
+            case "microphone-level":
+                residentLevel = max(residentLevel, level)
+            default:
+                break
             }
         case GST_MESSAGE_ERROR:
-            fail(PipelineMessage.describeError(message))
+            if audioElements.contains(where: { PipelineGraph.isInside(message.pointee.src, $0) }) {
+                audioBranchFailed(message)
+            } else {
+                fail(PipelineMessage.describeError(message))
+            }
         case GST_MESSAGE_WARNING:
             log.debug("call \(callId): \(PipelineMessage.describeError(message))")
         case GST_MESSAGE_LATENCY:
@@ -396,6 +542,12 @@ public final class AnswerSession {
         busWatch?.remove()
         busWatch = nil
         gst_element_set_state(pipeline, GST_STATE_NULL)
+        speakerInput?.remove()
+        speakerInput = nil
+        for source in microphoneSources { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        microphoneSources = []
+        microphoneElements = []
+        speakerElements = []
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 }
