@@ -149,6 +149,8 @@ public final class AnswerSession {
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
     static let speakerFeedName = "c1nk-speaker-feed"
+    /// The call's pipeline, for tests that inspect its elements.
+    var pipelineForTests: UnsafeMutablePointer<GstElement> { pipeline }
 
     /// The caps of the video arriving at `video-out`, once it flows
     /// ("video/x-raw, width=800, …"), for diagnostics.
@@ -241,12 +243,14 @@ public final class AnswerSession {
     /// the description does not take goes to a discarding sink.
     private func prepareInputs() {
         for media in ["video", "audio"] {
-            if let input = Gst.find("\(media)-in", in: pipeline) {
+            let undecodable = media == "audio" && !audioDecodable
+            if !undecodable, let input = Gst.find("\(media)-in", in: pipeline) {
                 inputs.set(media, gst_element_get_static_pad(input, "sink"))
                 gst_object_unref(UnsafeMutableRawPointer(input))
             } else if media == "audio" ? offer.audioLineIndex != nil : offer.hasVideo {
                 let discard = gst_element_factory_make("fakesink", "discard-\(media)")!
                 ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+                ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
                 gst_bin_add(bin, discard)
                 inputs.set(media, gst_element_get_static_pad(discard, "sink"))
             }
@@ -314,13 +318,13 @@ public final class AnswerSession {
     private func remoteDescriptionApplied(_ error: String?) {
         guard !stopped else { return }
         if let error { return fail("the door's offer was refused: \(error)") }
-        if !audioDecodable { makeAudioInactive() }
         do {
             try releaseMicrophone()
         } catch {
             return fail("\(error)")
         }
-        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER) { [weak self] result in
+        let inactive: Set<Int> = audioDecodable ? [] : Set(offer.audioLineIndex.map { [$0] } ?? [])
+        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactive: inactive) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
             case .success(let sdp): self.onAnswer?(sdp)
@@ -354,6 +358,10 @@ public final class AnswerSession {
                 log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
             }
             let discard = gst_element_factory_make("fakesink", "discard-microphone")!
+            // No preroll: the microphone may be closed, and a sink waiting for
+            // its first buffer would hold the whole call in PAUSED.
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
             gst_bin_add(bin, discard)
             gst_element_sync_state_with_parent(discard)
             let sinkPad = gst_element_get_static_pad(discard, "sink")!
@@ -407,6 +415,15 @@ public final class AnswerSession {
             let text = "the door offers audio only as \(offered.isEmpty ? "nothing known" : offered.joined(separator: ", ")), "
                 + "which cannot be decoded here (\(AudioCodecs.decodable().joined(separator: ", "))): the call goes on with video only"
             MainContext.post { [weak self] in self?.reportAudioProblem(text) }
+        }
+        if offer.audioLineIndex == nil || !audioDecodable, let input = Gst.find("audio-in", in: pipeline) {
+            // No door audio will ever come: keep its branch out of the
+            // pipeline's state changes (a decodebin waiting for its first
+            // buffer would hold the whole call, video included, in PAUSED).
+            for element in [input] + PipelineGraph.downstream(of: input, ownOnly: true) {
+                gst_element_set_locked_state(element, 1)
+            }
+            gst_object_unref(UnsafeMutableRawPointer(input))
         }
         for dsp in PipelineGraph.elements(of: pipeline, factory: "webrtcdsp") {
             voice.configure(dsp, probe: speaker.probeName)
@@ -473,18 +490,6 @@ public final class AnswerSession {
         onAudioProblem?(text)
     }
 
-    /// Answers the audio m-line `inactive`: nothing we could decode was offered.
-    private func makeAudioInactive() {
-        guard let index = offer.audioLineIndex,
-              let transceivers = c1nk_emit_get_transceivers(UnsafeMutableRawPointer(webrtc.element)) else { return }
-        defer { g_array_unref(transceivers) }
-        let items = transceivers.pointee.data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(transceivers.pointee.len)) { pointer in
-            (0..<Int(transceivers.pointee.len)).compactMap { pointer[$0] }
-        }
-        for transceiver in items where Int(c1nk_object_get_int(transceiver, "mlineindex")) == index {
-            ObjectProperty.set(transceiver, "direction", "inactive")
-        }
-    }
 
     private func applyGates() {
         if audioEnabled && !microphoneOpen && !microphoneFailed { openMicrophone() }

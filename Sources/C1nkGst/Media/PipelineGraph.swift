@@ -23,8 +23,10 @@ enum PipelineGraph {
         return result
     }
 
-    /// Elements downstream of `element` (not itself), stopping after `stop`.
-    static func downstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = []) -> [UnsafeMutablePointer<GstElement>] {
+    /// Elements downstream of `element` (not itself), stopping after `stop`;
+    /// with `ownOnly`, stopping before elements that also take other inputs (a muxer).
+    static func downstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = [],
+                           ownOnly: Bool = false) -> [UnsafeMutablePointer<GstElement>] {
         var result: [UnsafeMutablePointer<GstElement>] = []
         var queue = [element]
         var seen: Set<UnsafeMutableRawPointer> = [UnsafeMutableRawPointer(element)]
@@ -34,6 +36,7 @@ enum PipelineGraph {
                 defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
                 guard let parent = gst_pad_get_parent_element(peer) else { continue }
                 gst_object_unref(UnsafeMutableRawPointer(parent))
+                if ownOnly && parent.pointee.numsinkpads > 1 { continue }
                 guard seen.insert(UnsafeMutableRawPointer(parent)).inserted else { continue }
                 result.append(parent)
                 if !stop.contains(Gst.name(parent)) { queue.append(parent) }

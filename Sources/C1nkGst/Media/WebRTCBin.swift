@@ -98,8 +98,10 @@ final class WebRTCBin {
     }
 
     /// Creates an answer (or offer) and applies it as the local description;
-    /// the SDP text or an error, on the main context.
-    func createLocalDescription(_ type: GstWebRTCSDPType, completion: @escaping (Result<String, MediaError>) -> Void) {
+    /// the SDP text or an error, on the main context. The m-lines listed in
+    /// `inactive` are answered `a=inactive` (media we cannot use).
+    func createLocalDescription(_ type: GstWebRTCSDPType, inactive: Set<Int> = [],
+                                completion: @escaping (Result<String, MediaError>) -> Void) {
         let field = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "answer" : "offer"
         let signal = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "create-answer" : "create-offer"
         let raw = UnsafeMutableRawPointer(element)
@@ -114,6 +116,7 @@ final class WebRTCBin {
                 return
             }
             let description = boxed.assumingMemoryBound(to: GstWebRTCSessionDescription.self)
+            for index in inactive { Self.makeInactive(description.pointee.sdp, line: index) }
             let text = gst_sdp_message_as_text(description.pointee.sdp).map { pointer -> String in
                 defer { g_free(pointer) }
                 return String(cString: pointer)
@@ -123,6 +126,21 @@ final class WebRTCBin {
         }
         c1nk_emit_pointer_pointer(raw, signal, nil, UnsafeMutableRawPointer(promise))
         gst_promise_unref(promise)
+    }
+
+    private static func makeInactive(_ sdp: UnsafeMutablePointer<GstSDPMessage>, line: Int) {
+        guard line < gst_sdp_message_medias_len(sdp),
+              let media = gst_sdp_message_get_media(sdp, guint(line)).map({ UnsafeMutablePointer(mutating: $0) }) else { return }
+        var index = guint(0)
+        while index < gst_sdp_media_attributes_len(media) {
+            if let attribute = gst_sdp_media_get_attribute(media, index), let key = attribute.pointee.key,
+               ["sendrecv", "sendonly", "recvonly", "inactive"].contains(String(cString: key)) {
+                gst_sdp_media_remove_attribute(media, index)
+            } else {
+                index += 1
+            }
+        }
+        gst_sdp_media_add_attribute(media, "inactive", "")
     }
 
     func addRemoteCandidate(mlineIndex: UInt32, candidate: String) {
