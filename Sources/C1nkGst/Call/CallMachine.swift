@@ -6,6 +6,7 @@
 /// - a ring is signalled to the user (`ringing`, ringtone) before any network
 ///   or media work;
 /// - no audio crosses before the user accepts (`enableAudio` only after accept);
+/// - mute may be set at any time of a call, ringing included;
 /// - `accept` goes out only once our answer is out (an earlier tap waits);
 /// - a second `incoming` for a call already handled is ignored;
 /// - every ring ends with exactly one `ended` event.
