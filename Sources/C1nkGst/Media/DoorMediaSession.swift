@@ -58,9 +58,9 @@ public final class DoorMediaSession {
         /// offers no audio at all.
         public var audioSource: String? = "audiotestsrc is-live=true wave=sine freq=440 volume=0.4"
         public var audioCodec = AudioCodec.opus
-        /// Also measure what comes back in two bands (`heardBands`): below
-        /// 2 kHz (the door's own test voice, for echo tests) and 2.3–2.9 kHz
-        /// (the resident's test voice).
+        /// Also measure what comes back in two bands (`onHeardBand`): below
+        /// 1.2 kHz (the door's own test voice, for echo tests) and 2.8–3.2 kHz
+        /// (the resident's test voice, `EchoLoop`).
         public var analyseBands = false
         /// Draw the capture time into each frame (`FrameStamp`), for glass-to-glass measurements.
         public var stampTime = false
@@ -102,8 +102,8 @@ public final class DoorMediaSession {
                 name: "door-voice", output: true)
         }
         let bands = options.analyseBands
-            ? " ! tee name=bands bands. ! queue ! audiocheblimit mode=low-pass cutoff=2000 poles=8 ! level name=heard-door interval=50000000 ! fakesink sync=false"
-              + " bands. ! queue ! audiochebband mode=band-pass lower-frequency=2300 upper-frequency=2900 poles=8 ! level name=heard-resident interval=50000000 ! fakesink sync=false"
+            ? " ! tee name=bands bands. ! queue ! audiocheblimit mode=low-pass cutoff=1200 poles=8 ! level name=heard-door interval=50000000 ! fakesink sync=false"
+              + " bands. ! queue ! audiochebband mode=band-pass lower-frequency=2800 upper-frequency=3200 poles=8 ! level name=heard-resident interval=50000000 ! fakesink sync=false"
               + " bands. ! queue"
             : ""
         let heard = try PipelineBin.make(
