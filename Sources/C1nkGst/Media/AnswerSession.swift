@@ -18,12 +18,23 @@ public final class AnswerSession {
     public var onAnswer: ((String) -> Void)?
     public var onLocalCandidate: ((IceCandidate) -> Void)?
     public var onConnected: (() -> Void)?
+    /// The connection went to disconnected, failed or closed after it had
+    /// connected; `onConnected` follows if it comes back.
+    public var onDisconnected: (() -> Void)?
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
     /// Audio that cannot work (a device that cannot open, a codec we cannot
     /// decode): the call goes on without it.
     public var onAudioProblem: ((String) -> Void)?
+    /// Something the user should know while the call goes on (e.g. the
+    /// door's video cannot be played here and was declined).
+    public var onWarning: ((String) -> Void)?
+    /// Whether the answer carries the door's video (false: declined, audio only).
+    public private(set) var videoAccepted = false
+    /// The recording branch failed (disk full, a write error): the recording
+    /// ended with what was written, the call goes on.
+    public var onRecordingFailed: ((String) -> Void)?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -34,6 +45,9 @@ public final class AnswerSession {
     public private(set) var audioEnabled: Bool
     /// The file this call is recorded to, when recording.
     public private(set) var recordingPath: String?
+    /// Why the recording stopped early, if it did.
+    public private(set) var recordingError: String?
+    private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
     public var measurements: MeasurementProbes.Summary? { probes?.summary() }
     private var probes: MeasurementProbes?
@@ -96,7 +110,7 @@ public final class AnswerSession {
             }
             values["record-location"] = file.path
             values["record-muxer"] = file.container.muxer
-            recordingPath = file.path
+            if !recording.discards { recordingPath = file.path }
         }
         pipeline = try configuration.resolvedPipeline().build(values)
         gst_object_set_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstObject.self), "c1nk-call")
@@ -130,6 +144,14 @@ public final class AnswerSession {
             renderImmediately()
         }
         applyGates()
+        if offer.hasVideo && offer.videoCodec == nil {
+            // The video will be declined: the sinks of the description's
+            // video branch will never see a buffer, and sinks waiting to
+            // preroll would hold the whole pipeline (audio too) in PAUSED.
+            for sink in Gst.sinks(of: pipeline) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "async") {
+                ObjectProperty.set(UnsafeMutableRawPointer(sink), "async", "false")
+            }
+        }
 
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
@@ -206,7 +228,7 @@ public final class AnswerSession {
     /// most `timeout` seconds. `done` runs on the main context.
     public func finish(timeout: Double = 3, _ done: @escaping () -> Void) {
         guard !stopped else { return done() }
-        guard recordingPath != nil, !recordingClosed else {
+        guard recordingPath != nil, !recordingClosed, recordingError == nil else {
             stop()
             return done()
         }
@@ -289,7 +311,10 @@ public final class AnswerSession {
             gst_object_unref(UnsafeMutableRawPointer(pad))
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
-        if let recordingPath { watchRecordingEnd(path: recordingPath) }
+        if let recordingPath {
+            watchRecordingEnd(path: recordingPath)
+            recordingBranch = RecordingBranch(pipeline: pipeline, path: recordingPath)
+        }
         if let output = Gst.find("audio-out", in: pipeline) {
             let pad = gst_element_get_static_pad(output, "src")!
             gst_object_unref(UnsafeMutableRawPointer(output))
@@ -323,13 +348,59 @@ public final class AnswerSession {
         } catch {
             return fail("\(error)")
         }
-        let inactive: Set<Int> = audioDecodable ? [] : Set(offer.audioLineIndex.map { [$0] } ?? [])
-        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactive: inactive) { [weak self] result in
+        negotiateVideo()
+        var declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
+        if !audioDecodable, let index = offer.audioLineIndex { declined.insert(index) }
+        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
             case .success(let sdp): self.onAnswer?(sdp)
             case .failure(let error): self.fail("\(error)")
             }
+        }
+    }
+
+    /// Chooses what the answer says about the door's video: the one codec we
+    /// play best (see `OfferSummary.videoCodec`), loss repair the door
+    /// offers (NACK with RTX, RED/ULPFEC); or a declined (inactive) m-line
+    /// when this machine can play none of the offered codecs, and the call
+    /// goes on with audio.
+    private func negotiateVideo() {
+        guard let index = offer.videoLineIndex else { return }
+        let line = offer.lines[index]
+        let chosen = offer.videoCodec
+        // webrtcbin 1.22 makes no transceiver for a received-only m-line
+        // until it answers, and then answers with every offered codec. Our
+        // own transceiver, with the one codec as its preference, narrows it.
+        // An unplayable video is answered `inactive` (see
+        // `WebRTCBin.createLocalDescription`), and whatever the door still
+        // sends goes to a discarding sink.
+        let codec = chosen ?? line.mediaCodecs.first ?? "VP8"
+        let caps = "application/x-rtp,media=video,encoding-name=\(codec),payload=\(line.payloadTypes[codec] ?? 96),clock-rate=90000"
+        guard let preferences = gst_caps_from_string(caps) else { return }
+        defer { gst_caps_unref(preferences) }
+        if let transceiver = c1nk_emit_add_transceiver(UnsafeMutableRawPointer(webrtc.element), GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, preferences) {
+            if chosen != nil {
+                if line.feedback.contains("nack") { ObjectProperty.set(transceiver, "do-nack", "true") }
+                if line.payloadTypes["RED"] != nil, line.payloadTypes["ULPFEC"] != nil {
+                    ObjectProperty.set(transceiver, "fec-type", "ulp-red")
+                }
+            }
+            gst_object_unref(transceiver)
+        }
+        videoAccepted = chosen != nil
+        if chosen == nil {
+            let discard = gst_element_factory_make("fakesink", "declined-video")!
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+            // Added while playing: a sink that must preroll would hold the whole pipeline back.
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
+            gst_bin_add(bin, discard)
+            gst_element_sync_state_with_parent(discard)
+            inputs.set("video", gst_element_get_static_pad(discard, "sink"))
+            let offered = line.mediaCodecs.isEmpty ? "none" : line.mediaCodecs.joined(separator: ", ")
+            onWarning?("the door's video cannot be played here: it offers \(offered), and this machine has no "
+                       + "GStreamer depayloader and decoder for any of them (gst-inspect-1.0 lists what is installed); "
+                       + "the call goes on with audio only")
         }
     }
 
@@ -380,8 +451,15 @@ public final class AnswerSession {
                 dumpGraph("connected")
                 onConnected?()
             }
-        case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED:
-            fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+        case GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED, GST_WEBRTC_PEER_CONNECTION_STATE_FAILED,
+             GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED:
+            if connected {
+                // Lost mid-call: the call decides how long to wait for it (or a fresh offer).
+                connected = false
+                onDisconnected?()
+            } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
+                fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+            }
         default:
             break
         }
@@ -396,6 +474,15 @@ public final class AnswerSession {
         guard !stopped else { return }
         dumpGraph("first-frame")
         onFirstFrame?()
+    }
+
+    /// Only the recording ends: its file is closed as it is, the call goes on.
+    private func recordingFailed(_ reason: String) {
+        guard recordingError == nil, !stopped else { return }
+        recordingError = reason
+        recordingBranch?.close()
+        log.warning("call \(callId): the recording stopped: \(reason)")
+        onRecordingFailed?(reason)
     }
 
     private func fail(_ reason: String) {
@@ -420,22 +507,22 @@ public final class AnswerSession {
             // No door audio will ever come: keep its branch out of the
             // pipeline's state changes (a decodebin waiting for its first
             // buffer would hold the whole call, video included, in PAUSED).
-            for element in [input] + PipelineGraph.downstream(of: input, ownOnly: true) {
+            for element in [input] + PipelineLinks.downstream(of: input, ownOnly: true) {
                 gst_element_set_locked_state(element, 1)
             }
             gst_object_unref(UnsafeMutableRawPointer(input))
         }
-        for dsp in PipelineGraph.elements(of: pipeline, factory: "webrtcdsp") {
+        for dsp in PipelineLinks.elements(of: pipeline, factory: "webrtcdsp") {
             voice.configure(dsp, probe: speaker.probeName)
         }
         if let gate = Gst.find("microphone", in: pipeline) {
             defer { gst_object_unref(UnsafeMutableRawPointer(gate)) }
             ObjectProperty.set(UnsafeMutableRawPointer(gate), "volume", String(voice.microphoneGain))
-            let upstream = PipelineGraph.upstream(of: gate)
-            microphoneElements = upstream + [gate] + PipelineGraph.downstream(of: gate, stoppingAt: ["audio-out"])
+            let upstream = PipelineLinks.upstream(of: gate)
+            microphoneElements = upstream + [gate] + PipelineLinks.downstream(of: gate, stoppingAt: ["audio-out"])
             // Seed 002: one owner of a device at a time, and the microphone
             // only while talking: its sources stay in NULL until audio is enabled.
-            for source in PipelineGraph.sources(upstream) {
+            for source in PipelineLinks.sources(upstream) {
                 gst_object_ref(UnsafeMutableRawPointer(source))
                 gst_element_set_locked_state(source, 1)
                 microphoneSources.append(source)
@@ -443,7 +530,7 @@ public final class AnswerSession {
         }
         if let feed = Gst.find(Self.speakerFeedName, in: pipeline) {
             defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
-            speakerElements = PipelineGraph.upstream(of: feed, stoppingAt: ["audio-in"]) + [feed]
+            speakerElements = PipelineLinks.upstream(of: feed, stoppingAt: ["audio-in"]) + [feed]
             do {
                 speakerInput = try speaker.attach(proxySink: feed, name: "call")
             } catch {
@@ -477,7 +564,7 @@ public final class AnswerSession {
 
     private func audioBranchFailed(_ message: UnsafeMutablePointer<GstMessage>) {
         let reason = PipelineMessage.describeError(message)
-        if microphoneElements.contains(where: { PipelineGraph.isInside(message.pointee.src, $0) }) {
+        if microphoneElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
             microphoneBroken(reason)
         } else {
             reportAudioProblem("the door's audio cannot play (\(reason)): the call goes on without it")
@@ -518,7 +605,9 @@ public final class AnswerSession {
                 break
             }
         case GST_MESSAGE_ERROR:
-            if audioElements.contains(where: { PipelineGraph.isInside(message.pointee.src, $0) }) {
+            if let branch = recordingBranch, branch.contains(message.pointee.src) {
+                recordingFailed(PipelineMessage.describeError(message))
+            } else if audioElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
                 audioBranchFailed(message)
             } else {
                 fail(PipelineMessage.describeError(message))

@@ -8,15 +8,15 @@ enum AudioCodecs {
         ("G722", "rtpg722depay", "avdec_g722"),
     ]
 
-    /// Whether an offered encoding can be depayloaded and decoded here.
+    /// Whether an offered encoding can be depayloaded and decoded here (the
+    /// GStreamer registry's answer, `CodecSupport`).
     static func canDecode(_ name: String) -> Bool {
-        guard let entry = table.first(where: { $0.name == name.uppercased() }) else { return false }
-        return GStreamer.hasElement(entry.depayloader) && GStreamer.hasElement(entry.decoder)
+        CodecSupport.playable(name.uppercased(), media: "audio") != nil
     }
 
     /// The encodings this machine decodes.
     static func decodable() -> [String] { table.map(\.name).filter(canDecode) }
 
     /// Payload formats that are not a voice codec of their own.
-    static let auxiliary: Set<String> = ["TELEPHONE-EVENT", "CN", "RED", "ULPFEC", "RTX", "FLEXFEC-03"]
+    static var auxiliary: Set<String> { CodecSupport.repairEncodings }
 }

@@ -67,6 +67,10 @@ public final class DoorMediaSession {
         /// Delay each video frame by a random 0…N ms before it leaves, as a
         /// jittery Wi-Fi link does (for latency-knob measurements).
         public var jitterMilliseconds = 0
+        /// The encoding name the door announces for its video instead of the
+        /// real one, as a door with a codec this machine cannot play does
+        /// (e.g. "AV1"). The packets stay those of `codec`.
+        public var announcedVideoCodec: String?
         public init() {}
     }
 
@@ -166,7 +170,7 @@ public final class DoorMediaSession {
             "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
             + " ! identity name=stamp silent=true"
             + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
-            + " ! \(options.codec.encoder) ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\"",
+            + " ! \(options.codec.encoder) ! " + rtpOutput(options),
             name: name, output: true)
         if options.jitterMilliseconds > 0, let output = gst_element_get_static_pad(bin, "src") {
             Self.delayFrames(on: output, upTo: options.jitterMilliseconds)
@@ -179,6 +183,15 @@ public final class DoorMediaSession {
             gst_object_unref(UnsafeMutableRawPointer(stamp))
         }
         return bin
+    }
+
+    /// The caps the camera's RTP leaves with, under another codec's name when
+    /// the door announces one.
+    private static func rtpOutput(_ options: Options) -> String {
+        guard let announced = options.announcedVideoCodec else {
+            return "capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\""
+        }
+        return "capsfilter caps=\"\(options.codec.rtpCaps)\" ! capssetter name=\(PipelineBin.outputName) join=true replace=false caps=\"application/x-rtp,encoding-name=\(announced)\""
     }
 
     /// Holds the first packet of each frame back for a random time, on the

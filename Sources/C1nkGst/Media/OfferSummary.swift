@@ -12,6 +12,13 @@ struct OfferSummary: Equatable {
         var preferredCodec: String?
         /// payload type → its `a=fmtp` parameters, e.g. 111 → ["useinbandfec": "1"]
         var formatParameters: [Int: [String: String]] = [:]
+        /// Encodings in the order the door lists them, repair streams (rtx, red, ulpfec) included.
+        var codecs: [String] = []
+        /// Whether the door asks for RTCP feedback of this kind on any payload type ("nack", "nack pli", "ccm fir").
+        var feedback: Set<String> = []
+
+        /// The offered encodings that are codecs (no repair streams).
+        var mediaCodecs: [String] { codecs.filter { !CodecSupport.repairEncodings.contains($0) } }
     }
 
     var lines: [MediaLine]
@@ -28,6 +35,8 @@ struct OfferSummary: Equatable {
             let kind = gst_sdp_media_get_media(media).map { String(cString: $0) } ?? ""
             let mid = gst_sdp_media_get_attribute_val(media, "mid").map { String(cString: $0) }
             var payloadTypes: [String: Int] = [:]
+            var codecs: [String] = []
+            var feedback: Set<String> = []
             var n: guint = 0
             while let value = gst_sdp_media_get_attribute_val_n(media, "rtpmap", n) {
                 // "111 OPUS/48000/2"
@@ -35,6 +44,7 @@ struct OfferSummary: Equatable {
                 if parts.count == 2, let pt = Int(parts[0]) {
                     let name = parts[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
                     if payloadTypes[name] == nil { payloadTypes[name] = pt }
+                    if !codecs.contains(name) { codecs.append(name) }
                 }
                 n += 1
             }
@@ -51,10 +61,17 @@ struct OfferSummary: Equatable {
                 }
                 n += 1
             }
+            n = 0
+            while let value = gst_sdp_media_get_attribute_val_n(media, "rtcp-fb", n) {
+                // "96 nack pli"
+                let parts = String(cString: value).split(separator: " ", maxSplits: 1)
+                if parts.count == 2 { feedback.insert(parts[1].lowercased()) }
+                n += 1
+            }
             let first = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).flatMap { Int(String(cString: $0)) } : nil
             let preferred = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
             lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes, preferredCodec: preferred,
-                                   formatParameters: parameters))
+                                   formatParameters: parameters, codecs: codecs, feedback: feedback))
         }
         if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
     }
@@ -67,7 +84,26 @@ struct OfferSummary: Equatable {
     }
     var hasVideo: Bool { lines.contains { $0.kind == "video" } }
 
-    var videoCodec: String? { lines.first { $0.kind == "video" }?.preferredCodec }
+    var videoLineIndex: Int? { lines.firstIndex { $0.kind == "video" } }
+    /// The video encodings the door offers, in its order (no repair streams).
+    var offeredVideoCodecs: [String] { lines.first { $0.kind == "video" }?.mediaCodecs ?? [] }
+
+    /// The video codec we answer: one this machine can depayload and decode
+    /// (asked of the GStreamer registry), cheapest to decode first — a
+    /// hardware decoder, then VP8, VP9, software H.264, anything else the
+    /// registry plays. Nil when the door offers nothing we can play: the
+    /// video m-line is declined and the call goes on with audio.
+    var videoCodec: String? { Self.chooseVideoCodec(offeredVideoCodecs) }
+
+    static func chooseVideoCodec(_ offered: [String], playable: (String) -> CodecSupport.Playable? = { CodecSupport.playable($0, media: "video") }) -> String? {
+        let candidates = offered.compactMap(playable)
+        func cost(_ codec: CodecSupport.Playable) -> Int {
+            if codec.hardware { return 0 }
+            return ["VP8": 1, "VP9": 2, "H264": 3][codec.encodingName] ?? 4
+        }
+        // Stable: among equals, the door's order.
+        return candidates.enumerated().min { (cost($0.element), $0.offset) < (cost($1.element), $1.offset) }?.element.encodingName
+    }
     var audioCodec: String? { lines.first { $0.kind == "audio" }?.preferredCodec }
 
     /// `{video-depay}`: RTP to the coded stream as received, for recording.
@@ -85,7 +121,8 @@ struct OfferSummary: Equatable {
         switch videoCodec {
         case "H264": return "avdec_h264"
         case "VP9": return "vp9dec"
-        default: return "vp8dec"
+        case "VP8", nil: return "vp8dec"
+        case let other?: return CodecSupport.playable(other, media: "video")?.decoder ?? "vp8dec"
         }
     }
 

@@ -1,91 +1,142 @@
-import CGStreamer
+/// Which element feeds which in a gst-launch description, read from its text.
+///
+/// The built pipeline cannot say it: `decodebin` and other elements with
+/// "sometimes" pads are linked only once media flows. The text can, because
+/// `a ! b` means "a feeds b" whatever pads appear later. Handles chains,
+/// properties (quoted values too), caps between `!`, and references
+/// (`mux.`, `split.src_1`) to named elements; parentheses of bins are read
+/// through.
+struct PipelineGraph {
+    struct Node: Equatable {
+        /// The factory name ("volume"), a caps string, or a placeholder marker.
+        var factory: String
+        var name: String?
+        /// 1-based line of the description where the element is written.
+        var line: Int
+        var isCaps = false
+    }
 
-/// Walks the links of a built pipeline (main context, before or while it runs).
-enum PipelineGraph {
-    /// Elements upstream of `element` (not itself), following sink pads to
-    /// their peers, stopping at (and including) elements named in `stop`.
-    /// Unowned pointers: valid while the pipeline holds the elements.
-    static func upstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = []) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        var queue = [element]
-        var seen: Set<UnsafeMutableRawPointer> = [UnsafeMutableRawPointer(element)]
-        while let current = queue.popLast() {
-            for pad in pads(current.pointee.sinkpads) {
-                guard let peer = gst_pad_get_peer(pad) else { continue }
-                defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-                guard let parent = gst_pad_get_parent_element(peer) else { continue }
-                gst_object_unref(UnsafeMutableRawPointer(parent)) // the pipeline holds it
-                guard seen.insert(UnsafeMutableRawPointer(parent)).inserted else { continue }
-                result.append(parent)
-                if !stop.contains(Gst.name(parent)) { queue.append(parent) }
-            }
+    private(set) var nodes: [Node] = []
+    /// Downstream neighbours of each node.
+    private(set) var downstream: [[Int]] = []
+
+    init(lines: [String]) {
+        var references: [Int: String] = [:]
+        var edges: [(Int, Int)] = []
+        var previous: Int?
+        var linkPending = false
+
+        func add(_ node: Node, reference: String? = nil) {
+            let index = nodes.count
+            nodes.append(node)
+            if let reference { references[index] = reference }
+            if linkPending, let previous { edges.append((previous, index)) }
+            previous = index
+            linkPending = false
         }
-        return result
-    }
 
-    /// Elements downstream of `element` (not itself), stopping after `stop`;
-    /// with `ownOnly`, stopping before elements that also take other inputs (a muxer).
-    static func downstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = [],
-                           ownOnly: Bool = false) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        var queue = [element]
-        var seen: Set<UnsafeMutableRawPointer> = [UnsafeMutableRawPointer(element)]
-        while let current = queue.popLast() {
-            for pad in pads(current.pointee.srcpads) {
-                guard let peer = gst_pad_get_peer(pad) else { continue }
-                defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-                guard let parent = gst_pad_get_parent_element(peer) else { continue }
-                gst_object_unref(UnsafeMutableRawPointer(parent))
-                if ownOnly && parent.pointee.numsinkpads > 1 { continue }
-                guard seen.insert(UnsafeMutableRawPointer(parent)).inserted else { continue }
-                result.append(parent)
-                if !stop.contains(Gst.name(parent)) { queue.append(parent) }
-            }
-        }
-        return result
-    }
-
-    /// Elements with no sink pads among `elements`: the sources.
-    static func sources(_ elements: [UnsafeMutablePointer<GstElement>]) -> [UnsafeMutablePointer<GstElement>] {
-        elements.filter { $0.pointee.numsinkpads == 0 }
-    }
-
-    /// Every element of a bin whose factory is `factory`, recursively (unowned).
-    static func elements(of bin: UnsafeMutablePointer<GstElement>, factory: String) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        guard let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)) else { return [] }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value) {
-                let element = object.assumingMemoryBound(to: GstElement.self)
-                if let found = gst_element_get_factory(element), Gst.name(UnsafeMutablePointer<GstObject>(found)) == factory {
-                    result.append(element)
+        for (lineIndex, line) in lines.enumerated() {
+            for token in Self.tokens(line) {
+                let bare = Self.unquoted(token)
+                if token == "!" {
+                    linkPending = true
+                } else if token == "(" || token == ")" {
+                    continue
+                } else if Self.isCaps(bare) {
+                    add(Node(factory: bare, line: lineIndex + 1, isCaps: true))
+                } else if let equals = token.firstIndex(of: "="), Self.isIdentifier(token[..<equals]) {
+                    // A property of the element before it.
+                    if token[..<equals] == "name", let previous, !linkPending {
+                        nodes[previous].name = Self.unquoted(String(token[token.index(after: equals)...]))
+                    }
+                } else if let dot = token.firstIndex(of: "."), Self.isIdentifier(token[..<dot]) {
+                    add(Node(factory: "", line: lineIndex + 1), reference: String(token[..<dot]))
+                } else {
+                    add(Node(factory: token, line: lineIndex + 1))
                 }
             }
-            g_value_reset(&value)
         }
-        g_value_unset(&value)
-        return result
+
+        // A reference stands for the element of that name: move its links there.
+        var resolved = Array(nodes.indices)
+        for (index, name) in references {
+            if let target = nodes.indices.first(where: { nodes[$0].name == name && references[$0] == nil }) {
+                resolved[index] = target
+            }
+        }
+        downstream = Array(repeating: [], count: nodes.count)
+        for (from, to) in edges {
+            let a = resolved[from], b = resolved[to]
+            if a != b, !downstream[a].contains(b) { downstream[a].append(b) }
+        }
     }
 
-    /// Whether `object` is `element` or lies inside it.
-    static func isInside(_ object: UnsafeMutablePointer<GstObject>?, _ element: UnsafeMutablePointer<GstElement>) -> Bool {
-        var current = object.map { UnsafeMutableRawPointer($0) }
-        while let node = current {
-            if node == UnsafeMutableRawPointer(element) { return true }
-            current = node.assumingMemoryBound(to: GstObject.self).pointee.parent.map { UnsafeMutableRawPointer($0) }
-        }
-        return false
+    /// The node named `name` (`name=` property), if any.
+    func node(named name: String) -> Int? {
+        nodes.indices.first { nodes[$0].name == name }
     }
 
-    private static func pads(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<GstPad>] {
-        var result: [UnsafeMutablePointer<GstPad>] = []
-        var node = list
-        while let current = node {
-            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: GstPad.self)) }
-            node = current.pointee.next
+    /// Nodes reachable downstream of `start` without passing through a node
+    /// in `barriers` (`start` itself excluded).
+    func reachable(from start: Int, avoiding barriers: Set<Int>) -> [Int] {
+        var seen: Set<Int> = [start]
+        var stack = [start]
+        var result: [Int] = []
+        while let current = stack.popLast() {
+            for next in downstream[current] where !seen.contains(next) {
+                seen.insert(next)
+                result.append(next)
+                if !barriers.contains(next) { stack.append(next) }
+            }
         }
-        return result
+        return result.sorted()
+    }
+
+    // MARK: - Tokens
+
+    /// Splits a line into words, `!`, `(` and `)`, keeping quoted strings whole.
+    static func tokens(_ line: String) -> [String] {
+        var tokens: [String] = []
+        var current = ""
+        var quote: Character?
+        func flush() {
+            if !current.isEmpty { tokens.append(current) }
+            current = ""
+        }
+        for character in line {
+            if let open = quote {
+                current.append(character)
+                if character == open { quote = nil }
+            } else if character == "\"" || character == "'" {
+                quote = character
+                current.append(character)
+            } else if character == "!" || character == "(" || character == ")" {
+                flush()
+                tokens.append(String(character))
+            } else if character.isWhitespace {
+                flush()
+            } else {
+                current.append(character)
+            }
+        }
+        flush()
+        return tokens
+    }
+
+    private static func unquoted(_ text: String) -> String {
+        var text = Substring(text)
+        if let first = text.first, first == "\"" || first == "'" { text = text.dropFirst() }
+        if let last = text.last, last == "\"" || last == "'" { text = text.dropLast() }
+        return String(text)
+    }
+
+    /// `audio/x-raw,rate=48000`, `video/x-raw`, `application/x-rtp, …`.
+    private static func isCaps(_ text: String) -> Bool {
+        guard let slash = text.firstIndex(of: "/") else { return false }
+        return isIdentifier(text[..<slash]) && !text[..<slash].isEmpty
+    }
+
+    private static func isIdentifier(_ text: Substring) -> Bool {
+        !text.isEmpty && text.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" }
     }
 }

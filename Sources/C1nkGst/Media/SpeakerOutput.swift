@@ -252,7 +252,7 @@ public final class SpeakerOutput {
         case GST_MESSAGE_ERROR:
             // A sound or ringtone that fails is dropped; a failing sink or
             // mixer silences the speaker until the next call tries again.
-            if let input = (Array(inputs.values) + Array(sounds.values)).first(where: { $0.element.map { PipelineGraph.isInside(message.pointee.src, $0) } ?? false }) {
+            if let input = (Array(inputs.values) + Array(sounds.values)).first(where: { $0.element.map { PipelineLinks.isInside(message.pointee.src, $0) } ?? false }) {
                 log.warning("speaker: \(input.name): \(PipelineMessage.describeError(message)); dropped")
                 input.remove()
             } else {
