@@ -43,6 +43,14 @@ static inline GArray *c1nk_emit_get_transceivers(gpointer webrtcbin) {
   return result;
 }
 
+/* "add-transceiver" (direction, caps) returns a new reference to the transceiver. */
+static inline gpointer c1nk_emit_add_transceiver(gpointer webrtcbin, GstWebRTCRTPTransceiverDirection direction,
+                                                 GstCaps *caps) {
+  GstWebRTCRTPTransceiver *result = NULL;
+  g_signal_emit_by_name(webrtcbin, "add-transceiver", direction, caps, &result);
+  return result;
+}
+
 static inline gboolean c1nk_emit_string_returns_bool(gpointer instance, const char *signal,
                                                      const char *value) {
   gboolean ok = FALSE;

@@ -25,6 +25,17 @@ public struct RecordingTarget: Equatable, Sendable {
     public let template: String
     public let container: Container
 
+    /// Writes nothing (`/dev/null`): the pipeline keeps its recording branch
+    /// but the call is not recorded (no room on the disk).
+    public static let discard = RecordingTarget(template: "/dev/null", container: .matroska)
+
+    public var discards: Bool { template == "/dev/null" }
+
+    private init(template: String, container: Container) {
+        self.template = template
+        self.container = container
+    }
+
     public init(_ template: String) throws {
         let ext = (template as NSString).pathExtension.lowercased()
         switch ext {
@@ -47,6 +58,7 @@ public struct RecordingTarget: Equatable, Sendable {
     /// - Parameter videoCodec: the door's codec; MP4 cannot hold VP8, so such
     ///   a call is written to Matroska instead (with a note).
     public func file(callId: String, videoCodec: String?, date: Date = Date(), note: (String) -> Void) -> (path: String, container: Container) {
+        if discards { return (template, container) }
         var container = self.container
         var path = Self.strftime(template.replacingOccurrences(of: "{callId}", with: callId), date)
         if container == .mp4, videoCodec == "VP8" {
