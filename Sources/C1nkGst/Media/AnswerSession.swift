@@ -66,6 +66,7 @@ public final class AnswerSession {
     private var pipelineReleased = false
     private var connected = false
     private var microphoneMuted = false
+    private var gatheredRelay = false
 
     public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool) throws {
         GStreamer.initialize()
@@ -135,8 +136,15 @@ public final class AnswerSession {
             }
         }
 
+        let turnServers = configuration.ice.turnServers
+        webrtc.onGatheringState = { [weak self] state in
+            guard let self, !self.stopped, state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE,
+                  !turnServers.isEmpty, !self.gatheredRelay else { return }
+            self.onWarning?(TurnCheck.noRelayMessage(turnServers))
+        }
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
+            if candidate.contains(" typ relay") { self.gatheredRelay = true }
             self.onLocalCandidate?(IceCandidate(candidate: candidate, sdpMid: self.offer.mid(forLine: mline), sdpMLineIndex: Int(mline)))
         }
         webrtc.onConnectionState = { [weak self] state in self?.connectionStateChanged(state) }
@@ -539,6 +547,23 @@ final class PadTable: @unchecked Sendable {
     }
 
     deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+}
+
+/// What to say when TURN servers were given but none gave a relay candidate.
+enum TurnCheck {
+    static func noRelayMessage(_ servers: [String]) -> String {
+        let named = servers.map(withoutPassword).joined(separator: ", ")
+        return "no TURN server gave a relay candidate (\(named)): wrong user or password, or the server is unreachable; "
+            + "the call goes on with the other candidates"
+    }
+
+    /// `turn://user:secret@host:port` → `turn://user@host:port`.
+    static func withoutPassword(_ url: String) -> String {
+        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+        let credentials = url[scheme.upperBound..<at]
+        let user = credentials.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        return url[..<scheme.upperBound] + user + url[at...]
+    }
 }
 
 /// Counts the keyframe requests that leave toward webrtcbin on its video pad.

@@ -19,6 +19,8 @@ final class WebRTCBin {
     var onConnectionState: ((GstWebRTCPeerConnectionState) -> Void)?
     /// webrtcbin wants an offer (offerer side), on the main context.
     var onNegotiationNeeded: (() -> Void)?
+    /// ICE gathering went on or finished, on the main context.
+    var onGatheringState: ((GstWebRTCICEGatheringState) -> Void)?
 
     /// Creates the element with the ICE settings and jitterbuffer latency.
     /// `onSourcePad` runs on a streaming thread for each receiving pad.
@@ -33,11 +35,14 @@ final class WebRTCBin {
         ObjectProperty.set(raw, "bundle-policy", "max-bundle")
         ObjectProperty.set(raw, "latency", String(latencyMilliseconds))
         if let stun = ice.stunServers.first {
+            // webrtcbin 1.22 and libnice take one STUN server (a TURN server
+            // gives server-reflexive candidates too).
             ObjectProperty.set(raw, "stun-server", IceConfiguration.webrtcbinURL(stun))
             if ice.stunServers.count > 1 {
                 log.debug("webrtcbin takes one STUN server; using \(stun)")
             }
         }
+        ObjectProperty.set(raw, "ice-transport-policy", ice.transportPolicy.rawValue)
         for turn in ice.turnServers {
             if c1nk_emit_string_returns_bool(raw, "add-turn-server", IceConfiguration.webrtcbinURL(turn)) == 0 {
                 throw MediaError.badConfiguration("webrtcbin refused the TURN server \(turn); expected turn://user:pass@host:port")
@@ -59,6 +64,10 @@ final class WebRTCBin {
         signals.append(SignalConnection.connect(raw, "notify::connection-state") { [weak self] (_: gpointer?) in
             let state = GstWebRTCPeerConnectionState(rawValue: UInt32(c1nk_object_get_int(raw, "connection-state")))
             MainContext.post { self?.onConnectionState?(state) }
+        })
+        signals.append(SignalConnection.connect(raw, "notify::ice-gathering-state") { [weak self] (_: gpointer?) in
+            let state = GstWebRTCICEGatheringState(rawValue: UInt32(c1nk_object_get_int(raw, "ice-gathering-state")))
+            MainContext.post { self?.onGatheringState?(state) }
         })
         signals.append(SignalConnection.connect(raw, "on-negotiation-needed") { [weak self] in
             MainContext.post { self?.onNegotiationNeeded?() }
@@ -175,6 +184,7 @@ final class WebRTCBin {
         onLocalCandidate = nil
         onConnectionState = nil
         onNegotiationNeeded = nil
+        onGatheringState = nil
     }
 
     deinit {
