@@ -123,7 +123,7 @@ public final class AnswerSession {
         repairWatch = VideoRepair.watch(pipeline)
         prepareInputs()
         prepareOutputs()
-        if configuration.renderImmediately && !configuration.videoSink.contains("sync=") {
+        if configuration.renderImmediately && !Self.setsSync(configuration) {
             renderImmediately()
         }
         applyGates()
@@ -254,21 +254,38 @@ public final class AnswerSession {
         }
     }
 
-    /// Sets `sync=false` on the video sink after `video-out` (see
+    /// Sets `sync=false` on every sink fed from `video-out` — also the
+    /// real sinks inside a `--sink` bin and behind a tee (see
     /// `MediaConfiguration.renderImmediately`).
     private func renderImmediately() {
         guard let output = Gst.find("video-out", in: pipeline) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
         guard let source = gst_element_get_static_pad(output, "src") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        guard let peer = gst_pad_get_peer(source) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-        guard let sink = gst_pad_get_parent_element(peer) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
-        if ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
+        for sink in DownstreamSinks.from(source) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
             ObjectProperty.set(UnsafeMutableRawPointer(sink), "sync", "false")
         }
     }
+
+    /// Whether the user's description of the video branch says `sync=`
+    /// itself: the `--sink` value, or the pipeline's lines from `video-out` on.
+    static func setsSync(_ configuration: MediaConfiguration) -> Bool {
+        if configuration.videoSink.contains("sync=") { return true }
+        guard let lines = (try? configuration.resolvedPipeline())?.lines,
+              let start = lines.firstIndex(where: { $0.contains("video-out") }) else { return false }
+        var branch = [lines[start]]
+        for line in lines[(start + 1)...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("!") else { break }
+            branch.append(trimmed)
+        }
+        let text = branch.joined(separator: " ")
+        return text.components(separatedBy: "video-out").dropFirst().joined().contains("sync=")
+    }
+
+    /// An element of the call's pipeline by name (a new reference), for
+    /// diagnostics and tests.
+    func element(named name: String) -> UnsafeMutablePointer<GstElement>? { Gst.find(name, in: pipeline) }
 
     /// Counts frames at `video-out`, watches the recording's end, and holds
     /// the microphone at `audio-out` until it can be linked to webrtcbin.
