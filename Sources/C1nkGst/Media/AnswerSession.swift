@@ -42,7 +42,18 @@ public final class AnswerSession {
     public private(set) var recordingError: String?
     private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
-    public var measurements: MeasurementProbes.Summary? { probes?.summary() }
+    public var measurements: MeasurementProbes.Summary? {
+        guard var summary = probes?.summary() else { return nil }
+        func span(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { a in to.map { ($0 - a) * 1000 } } }
+        summary.setupMs = ["offerToAnswer": span(offerAt, answerAt), "answerToConnected": span(answerAt, connectedAt),
+                           "connectedToFirstFrame": span(connectedAt, firstFrameAt)].compactMapValues { $0 }
+        return summary
+    }
+    /// Monotonic seconds of the set-up steps, for `measurements`.
+    private let offerAt = MainContext.monotonicSeconds()
+    private var answerAt: Double?
+    private var connectedAt: Double?
+    private var firstFrameAt: Double?
     private var probes: MeasurementProbes?
 
     private let log = Log.media
@@ -351,7 +362,9 @@ public final class AnswerSession {
         webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
-            case .success(let sdp): self.onAnswer?(sdp)
+            case .success(let sdp):
+                self.answerAt = MainContext.monotonicSeconds()
+                self.onAnswer?(sdp)
             case .failure(let error): self.fail("\(error)")
             }
         }
@@ -439,6 +452,7 @@ public final class AnswerSession {
         case GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED:
             if !connected {
                 connected = true
+                connectedAt = MainContext.monotonicSeconds()
                 dumpGraph("connected")
                 onConnected?()
             }
@@ -463,6 +477,7 @@ public final class AnswerSession {
 
     private func firstFrame() {
         guard !stopped else { return }
+        firstFrameAt = MainContext.monotonicSeconds()
         dumpGraph("first-frame")
         onFirstFrame?()
     }
