@@ -15,6 +15,8 @@ struct BenchOptions {
     var record = false
     var idleSeconds: Double = 60
     var scaleMax = 4
+    /// Seconds of each audio measurement call; 0 skips the audio section.
+    var audioSeconds: Double = 8
     var json = false
     var help = false
     /// Internal: run as the baseline's receiving process.
@@ -42,6 +44,8 @@ struct BenchOptions {
       --pipeline NAME|FILE  the answerer's pipeline (default display)
       --idle S              seconds to watch an idle answerer; 0 skips (default 60)
       --scale-max N         record up to N calls at once; 0 skips (default 4)
+      --audio S             audio section: mouth-to-ear both ways, A/V offset, DSP cost and
+                            echo cancellation, S seconds per call; 0 skips (default 8)
       --json                print JSON instead of tables
       --help                show this help
 
@@ -76,6 +80,7 @@ struct BenchOptions {
             case "--record": options.record = true
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
+            case "--audio": options.audioSeconds = try reader.number(for: option)
             case "--json": options.json = true
             // The baseline receiver, started by the benchmark itself.
             case "--baseline-receiver": isReceiver = true

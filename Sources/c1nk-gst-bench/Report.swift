@@ -10,6 +10,7 @@ struct BenchReport: Codable {
     var calls: [CallFigures]
     var idle: IdleFigures?
     var scale: ScaleFigures?
+    var audio: AudioFigures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -68,6 +69,7 @@ struct BenchReport: Codable {
             lines.append(String(format: "  → %d call(s) at once without dropping frames; %.1f %% of a core per extra call",
                                 scale.maximumCalls, scale.cpuPerExtraCall))
         }
+        if let audio { lines += audio.tableLines() }
         return lines.joined(separator: "\n")
     }
 
