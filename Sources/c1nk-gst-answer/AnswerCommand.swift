@@ -64,6 +64,9 @@ enum AnswerCommand {
             control?.broadcast(fields)
             switch name {
             case "registered": notifier.ready(status: StatusLine.text(name, fields, manual: false) ?? "registered")
+            case "ringing", "accepted", "ended", "disconnected", "connect-failed":
+                // `systemctl status` shows what the doorbell is doing.
+                if let line = StatusLine.text(name, fields, manual: false) { notifier.status(line) }
             case "recording": if let path = fields["path"] as? String { recordingsInProgress.insert(path) }
             case "recorded": if let path = fields["path"] as? String { recordingsInProgress.remove(path) }
             default: break

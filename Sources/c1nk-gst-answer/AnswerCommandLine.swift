@@ -22,6 +22,8 @@ struct AnswerCommandLine {
     var retention = RetentionPolicy()
     var controlPath: String?
     var controlMode: UInt32 = 0o600
+    /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
+    var gstDebug: String?
     var configPath: String?
     var printConfig = false
     /// Media options the user set, which the pipeline must have a place for.

@@ -181,6 +181,15 @@ extension AnswerOption {
         AnswerOption(section: "Output", name: "quiet", short: "-q", kind: .flag, reload: .live,
                      help: ["no status lines on standard error (rings, calls, connection)"],
                      apply: { c, v in c.quiet = try bool(v, "--quiet") }, show: { String($0.quiet) }),
+        AnswerOption(section: "Output", name: "gst-debug", kind: .value("LIST"),
+                     help: ["GStreamer debug output, as GST_DEBUG: e.g. c1nk*:5,webrtcbin:4 (to standard error;",
+                            "a GST_DEBUG in the environment is used when this is not given)"],
+                     apply: { c, v in
+                         guard !v.isEmpty, !v.contains(" ") else {
+                             throw ArgumentReader.UsageError("--gst-debug takes category:level pairs such as c1nk*:5,webrtcbin:4, not '\(v)'")
+                         }
+                         c.gstDebug = v
+                     }, show: { $0.gstDebug ?? "" }),
         AnswerOption(section: "Output", name: "measure", kind: .flag, reload: .live,
                      help: ["measure decode and glass-to-glass latency of each call (a \"measurements\"",
                             "event at its end; glass-to-glass needs a door that stamps its frames)"],

@@ -18,5 +18,6 @@ if commandLine.printConfig {
     exit(0)
 }
 GStreamer.initialize()
+if let debug = commandLine.gstDebug { GStreamer.setDebug(debug) }
 if commandLine.doctor { exit(Doctor.run(commandLine)) }
 exit(commandLine.demo ? Demo.run(commandLine) : AnswerCommand.run(commandLine))

@@ -40,8 +40,9 @@ final class ServiceCommandTests: XCTestCase {
         let other = try ControlServerTests.Client(socketPath)
         func events(_ c: ControlServerTests.Client) -> [String] { c.lines.compactMap { $0["event"] as? String } }
         client.send("{\"command\":\"open\"}\n")
-        waitUntil("a refusal without a call") { client.read(); return !client.lines.isEmpty }
-        XCTAssertEqual(client.lines.first?["error"] as? String, "no call in progress")
+        func replies(_ c: ControlServerTests.Client) -> [[String: Any]] { c.lines.filter { $0["ok"] != nil } }
+        waitUntil("a refusal without a call") { client.read(); return !replies(client).isEmpty }
+        XCTAssertEqual(replies(client).first?["error"] as? String, "no call in progress")
         door.ring()
         waitUntil("ringing at the client") { client.read(); return events(client).contains("ringing") }
         client.send("{\"command\":\"accept\"}\n")
@@ -50,7 +51,7 @@ final class ServiceCommandTests: XCTestCase {
         waitUntil("door opened") { client.read(); return events(client).contains("door-opened") }
         client.send("{\"command\":\"hangup\"}\n")
         waitUntil("ended") { client.read(); return events(client).contains("ended") }
-        XCTAssertEqual(client.lines.filter { $0["ok"] as? Bool == true }.count, 3, "\(client.received)")
+        XCTAssertEqual(replies(client).filter { $0["ok"] as? Bool == true }.count, 3, "\(client.received)")
         waitUntil("the other client saw the same events") { other.read(); return events(other).contains("ended") }
         XCTAssertTrue(doorEvents.contains(.callEnded(reason: "hangup")), "\(doorEvents)")
         command.signal(SIGTERM)
@@ -115,9 +116,10 @@ final class ServiceCommandTests: XCTestCase {
         chmod(id, 0o644)
         let command = try Command("c1nk-gst-answer", ["doctor", "--server", "ws://127.0.0.1:1/ws", "--device-id-file", id,
                                                       "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc",
-                                                      "--stun", "none"],
+                                                      "--stun", "none", "--gst-debug", "c1nk-signal:5"],
                                   environment: Self.environment(directory))
         XCTAssertEqual(command.wait(timeout: 30), 1, command.stdout + command.stderr)
+        XCTAssertTrue(command.stderr.contains("connecting to ws://127.0.0.1:1/ws"), "--gst-debug turns on c1nk's debug log: \(command.stderr)")
         let out = command.stdout
         XCTAssertTrue(out.contains("✘ device id file \(id) is readable by others (mode 644)\n    fix: chmod 600 \(id)"), out)
         XCTAssertTrue(out.contains("✘ server ws://127.0.0.1:1/ws is not reachable"), out)

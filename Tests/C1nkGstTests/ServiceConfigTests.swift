@@ -62,6 +62,13 @@ final class ServiceConfigTests: XCTestCase {
         XCTAssertTrue(result.err.contains("install the Debian package gstreamer1.0-plugins-base"), result.err)
     }
 
+    /// Missing shipped pipelines are this machine's problem (exit 1), said with where they were looked for.
+    func testMissingShippedPipelinesExitOne() throws {
+        let result = try run(["--server", "ws://127.0.0.1:1/ws", "--sink", "fakesink"], environment: ["C1NK_PIPELINES_DIR": "/nonexistent/pipelines"])
+        XCTAssertEqual(result.status, 1, result.err)
+        XCTAssertTrue(result.err.contains("the shipped pipelines were not found (looked in /nonexistent/pipelines); reinstall c1nk-gst"), result.err)
+    }
+
     func testConfigFileSetsOptionsAndTheCommandLineWins() throws {
         let home = temporaryDirectory()
         let file = home + "/c1nk/answer.conf"

@@ -59,6 +59,11 @@ public final class AnswerSession {
     private let webrtc: WebRTCBin
     private var busWatch: BusWatch?
     private let frameCounter = FrameCounter()
+    private let keyframeCounter = FrameCounter()
+    private var repairWatch: SignalConnection?
+    /// Keyframe requests (PLI/FIR) sent to the door: ours at link and those
+    /// of the depayloader and decoder after loss.
+    public var keyframeRequests: Int { keyframeCounter.value.load(ordering: .relaxed) }
     /// Holds the microphone back until its webrtcbin pad exists (after the
     /// remote description); pushing into an unlinked pad would stop it.
     private var microphoneHold: (pad: UnsafeMutablePointer<GstPad>, probe: gulong)?
@@ -117,6 +122,7 @@ public final class AnswerSession {
 
         let inputs = self.inputs
         let callLabel = callId
+        let keyframeCounter = self.keyframeCounter
         do {
             webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds) { pad in
                 // Streaming thread: link to what was prepared before the answer, and return.
@@ -125,6 +131,12 @@ public final class AnswerSession {
                 let result = gst_pad_link(pad, target)
                 if result != GST_PAD_LINK_OK {
                     MainContext.post { Log.media.warning("call \(callLabel): cannot link the door's \(media) (\(result.rawValue))") }
+                } else if media == "video" {
+                    KeyframeRequests.count(on: pad, into: keyframeCounter)
+                    // The door's first keyframe may have gone before the
+                    // connection was up: ask for one now rather than wait
+                    // for its next scheduled one.
+                    gst_pad_send_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
                 }
             }
         } catch {
@@ -137,7 +149,9 @@ public final class AnswerSession {
         if configuration.measure {
             probes = MeasurementProbes()
             probes?.attach(to: pipeline)
+            probes?.keyframeRequests = { [keyframeCounter] in keyframeCounter.value.load(ordering: .relaxed) }
         }
+        repairWatch = VideoRepair.watch(pipeline)
         prepareInputs()
         prepareOutputs()
         if configuration.renderImmediately && !configuration.videoSink.contains("sync=") {
@@ -349,12 +363,18 @@ public final class AnswerSession {
     private func remoteDescriptionApplied(_ error: String?) {
         guard !stopped else { return }
         if let error { return fail("the door's offer was refused: \(error)") }
+        negotiateVideo()
         do {
             try releaseMicrophone()
         } catch {
             return fail("\(error)")
         }
-        negotiateVideo()
+        if videoAccepted, let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack") {
+            // webrtcbin 1.22 sets each jitterbuffer of a bundle to the NACK
+            // setting of every transceiver in turn, the last one winning: all
+            // must agree. (Audio offers no RTX; its NACKs go unanswered.)
+            webrtc.withTransceivers { all in all.forEach { ObjectProperty.set($0, "do-nack", "true") } }
+        }
         var declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
         if !audioDecodable, let index = offer.audioLineIndex { declined.insert(index) }
         webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
@@ -640,6 +660,7 @@ public final class AnswerSession {
             microphoneHold = nil
         }
         webrtc.disconnect()
+        repairWatch?.disconnect()
         busWatch?.remove()
         busWatch = nil
         gst_element_set_state(pipeline, GST_STATE_NULL)
@@ -680,6 +701,19 @@ final class PadTable: @unchecked Sendable {
     }
 
     deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+}
+
+/// Counts the keyframe requests that leave toward webrtcbin on its video pad.
+enum KeyframeRequests {
+    static func count(on pad: UnsafeMutablePointer<GstPad>, into counter: FrameCounter) {
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
+               gst_video_event_is_force_key_unit(event) != 0 {
+                counter.value.add(1, ordering: .relaxed)
+            }
+            return GST_PAD_PROBE_OK
+        }
+    }
 }
 
 /// Counts frames from a streaming thread.

@@ -16,6 +16,16 @@ public final class DoorMediaSession {
             }
         }
 
+        /// The encoder aiming at `kbps` (0: its default rate).
+        func encoder(kbps: Int) -> String {
+            guard kbps > 0 else { return encoder }
+            switch self {
+            case .vp8: return encoder.replacingOccurrences(of: "vp8enc ", with: "vp8enc target-bitrate=\(kbps * 1000) ")
+            case .h264: return encoder.replacingOccurrences(of: "x264enc ", with: "x264enc bitrate=\(kbps) vbv-buf-capacity=300 ")
+            case .vp9: return encoder.replacingOccurrences(of: "vp9enc ", with: "vp9enc target-bitrate=\(kbps * 1000) ")
+            }
+        }
+
         var rtpCaps: String {
             switch self {
             case .vp8: return "application/x-rtp,media=video,encoding-name=VP8,payload=96,clock-rate=90000"
@@ -71,6 +81,10 @@ public final class DoorMediaSession {
         /// real one, as a door with a codec this machine cannot play does
         /// (e.g. "AV1"). The packets stay those of `codec`.
         public var announcedVideoCodec: String?
+        /// The network between door and answerer (loss, jitter, outage …).
+        public var network = NetworkImpairment()
+        /// Offer RED/ULPFEC for the video besides NACK/RTX.
+        public var fec = false
         public init() {}
     }
 
@@ -89,8 +103,16 @@ public final class DoorMediaSession {
     private var busWatch: BusWatch?
     private var mids: [UInt32: String] = [:]
     private var stopped = false
+    private var fec = false
     private var connected = false
     private var offered = false
+    private let link: ImpairedLink?
+    private var auxSender: SignalConnection?
+
+    /// What the impaired network did so far (nil without impairment).
+    public var networkCounts: (videoSent: Int, videoDropped: Int, retransmissions: Int, outageDropped: Int)? {
+        link.map { let c = $0.counted; return (c.videoSent, c.videoDropped, c.retransmissions, c.outageDropped) }
+    }
 
     public init(options: Options) throws {
         GStreamer.initialize()
@@ -121,6 +143,13 @@ public final class DoorMediaSession {
             }
         }
         gst_object_unref(UnsafeMutableRawPointer(heardPad))
+        link = options.network.isNone ? nil : ImpairedLink(options.network)
+        if let link {
+            auxSender = SignalConnection.connectReturning(UnsafeMutableRawPointer(webrtc.element), "request-aux-sender") { _ in
+                link.makeElement().map { UnsafeMutableRawPointer($0) }
+            }
+        }
+        fec = options.fec
         gst_bin_add(bin, webrtc.element)
         for element in [video, heard] + (audio.map { [$0] } ?? []) {
             gst_bin_add(bin, element)
@@ -168,9 +197,10 @@ public final class DoorMediaSession {
         let text = (label ?? options.doorName).replacingOccurrences(of: "\"", with: "'")
         let bin = try PipelineBin.make(
             "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
-            + " ! identity name=stamp silent=true"
             + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
-            + " ! \(options.codec.encoder) ! " + rtpOutput(options),
+            // After the queue: a frame a busy door drops before encoding gets no sequence number.
+            + " ! identity name=stamp silent=true"
+            + " ! \(options.codec.encoder(kbps: videoBudget(options))) ! " + rtpOutput(options),
             name: name, output: true)
         if options.jitterMilliseconds > 0, let output = gst_element_get_static_pad(bin, "src") {
             Self.delayFrames(on: output, upTo: options.jitterMilliseconds)
@@ -183,6 +213,13 @@ public final class DoorMediaSession {
             gst_object_unref(UnsafeMutableRawPointer(stamp))
         }
         return bin
+    }
+
+    /// The video's share of a capped link: 80 % of the cap less the voice
+    /// (Opus, ~40 kbit/s with headers), leaving room for retransmissions.
+    private static func videoBudget(_ options: Options) -> Int {
+        guard options.network.bandwidthKbps > 0 else { return 0 }
+        return max(50, (options.network.bandwidthKbps - 40) * 8 / 10)
     }
 
     /// The caps the camera's RTP leaves with, under another codec's name when
@@ -230,6 +267,7 @@ public final class DoorMediaSession {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        auxSender?.disconnect()
         webrtc.disconnect()
         busWatch?.remove()
         gst_element_set_state(pipeline, GST_STATE_NULL)
@@ -262,6 +300,12 @@ public final class DoorMediaSession {
         for (index, transceiver) in items.enumerated() {
             let direction = index == 0 ? "sendonly" : "sendrecv"
             ObjectProperty.set(transceiver, "direction", direction)
+            if index == 0 {
+                // As real doors do: answer NACK with RTX (and PLI with a
+                // keyframe, which rtpsession asks of the encoder upstream).
+                ObjectProperty.set(transceiver, "do-nack", "true")
+                if fec { ObjectProperty.set(transceiver, "fec-type", "ulp-red") }
+            }
         }
     }
 
@@ -275,6 +319,10 @@ public final class DoorMediaSession {
             case .success(let sdp):
                 if let summary = try? OfferSummary(sdp: sdp) {
                     for (index, line) in summary.lines.enumerated() { self.mids[UInt32(index)] = line.mid }
+                    if let video = summary.lines.first(where: { $0.kind == "video" }) {
+                        let repair = Set(video.encodings.filter { $0.value == "RTX" }.keys)
+                        self.link?.setPayloadTypes(video: Set(video.encodings.keys).subtracting(repair), retransmission: repair)
+                    }
                 }
                 self.onOffer?(sdp)
             case .failure(let error):

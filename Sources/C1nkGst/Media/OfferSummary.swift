@@ -14,6 +14,8 @@ struct OfferSummary: Equatable {
         var formatParameters: [Int: [String: String]] = [:]
         /// Encodings in the order the door lists them, repair streams (rtx, red, ulpfec) included.
         var codecs: [String] = []
+        /// Every payload type → its encoding name (several RTX types may share a name).
+        var encodings: [Int: String] = [:]
         /// Whether the door asks for RTCP feedback of this kind on any payload type ("nack", "nack pli", "ccm fir").
         var feedback: Set<String> = []
 
@@ -24,6 +26,10 @@ struct OfferSummary: Equatable {
     var lines: [MediaLine]
 
     init(sdp: String) throws {
+        // The C parser asserts on an empty text (also one that starts with NUL).
+        guard sdp.utf8.first.map({ $0 != 0 }) ?? false else {
+            throw MediaError.negotiation("the door's offer is empty")
+        }
         var message: UnsafeMutablePointer<GstSDPMessage>?
         guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
             throw MediaError.negotiation("the door's offer is not valid SDP")
@@ -36,6 +42,7 @@ struct OfferSummary: Equatable {
             let mid = gst_sdp_media_get_attribute_val(media, "mid").map { String(cString: $0) }
             var payloadTypes: [String: Int] = [:]
             var codecs: [String] = []
+            var encodings: [Int: String] = [:]
             var feedback: Set<String> = []
             var n: guint = 0
             while let value = gst_sdp_media_get_attribute_val_n(media, "rtpmap", n) {
@@ -45,6 +52,7 @@ struct OfferSummary: Equatable {
                     let name = parts[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
                     if payloadTypes[name] == nil { payloadTypes[name] = pt }
                     if !codecs.contains(name) { codecs.append(name) }
+                    encodings[pt] = name
                 }
                 n += 1
             }
@@ -71,7 +79,7 @@ struct OfferSummary: Equatable {
             let first = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).flatMap { Int(String(cString: $0)) } : nil
             let preferred = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
             lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes, preferredCodec: preferred,
-                                   formatParameters: parameters, codecs: codecs, feedback: feedback))
+                                   formatParameters: parameters, codecs: codecs, encodings: encodings, feedback: feedback))
         }
         if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
     }
