@@ -306,11 +306,11 @@ final class CallMachineTests: XCTestCase {
         for (name, script) in Script.all {
             for event in everyEvent {
                 var harness = Harness(script)
-                let wasAccepted = harness.machine.call?.phase == .accepted
                 let actions = harness.step(event)
                 XCTAssertLessThanOrEqual(actions.filter(isEnded).count, 1, "\(name) + \(event)")
-                if case .userMute = event, !wasAccepted {
-                    XCTAssertEqual(actions, [], "mute before accept in \(name)")
+                if case .userMute(let muted) = event {
+                    // Mute is the user's choice at any time of a call, ringing included.
+                    XCTAssertEqual(actions, harness.machine.call == nil ? [] : [.setMicrophoneMuted(muted)], "mute in \(name)")
                 }
                 harness.shutDownAndCheckEveryRingEnded()
             }
@@ -760,13 +760,11 @@ final class CallMachineTests: XCTestCase {
 
     // MARK: In-call controls
 
-    func testMuteOnlyOnceAccepted() {
-        for script in [Script.idle, Script.ringing, Script.answerSent, Script.previewConnected, Script.acceptPending] {
-            var machine = drive(script)
-            XCTAssertEqual(machine.handle(.userMute(true)), [])
-            XCTAssertEqual(machine.handle(.userMute(false)), [])
-        }
-        for script in [Script.accepted, Script.acceptedConnected] {
+    func testMuteWhileRingingOrAcceptedButNotWithoutACall() {
+        var idle = drive(Script.idle)
+        XCTAssertEqual(idle.handle(.userMute(true)), [])
+        for script in [Script.ringing, Script.answerSent, Script.previewConnected, Script.acceptPending,
+                       Script.accepted, Script.acceptedConnected] {
             var machine = drive(script)
             XCTAssertEqual(machine.handle(.userMute(true)), [.setMicrophoneMuted(true)])
             XCTAssertEqual(machine.handle(.userMute(false)), [.setMicrophoneMuted(false)])

@@ -27,6 +27,10 @@ public final class Answerer {
         public var serverErrorGrace: Double = 5
         /// The ringtone's audio source description; nil for silence.
         public var ringtone: String? = Ringtone.defaultDescription
+        /// `--speaker-volume`: the master volume of everything played (1 = unchanged).
+        public var speakerVolume: Double = 1
+        /// Seconds between two `levels` events during a call.
+        public var levelsInterval: Double = 1
         /// Asked before a call is recorded; a text refuses the recording
         /// (an `error` event) and the call goes on unrecorded.
         public var beforeRecording: (() -> String?)?
@@ -56,6 +60,11 @@ public final class Answerer {
     public private(set) var isFinished = false
     public var currentCallId: String? { machine.call?.callId }
     public var currentSession: AnswerSession? { session }
+    /// The call's timers running now (diagnostics and tests).
+    public var runningTimers: Set<CallMachine.Timer> { Set(machineTimers.keys) }
+    /// The process's one speaker: ringtone, sounds (`speaker?.play(.click)`)
+    /// and every call's audio. Nil only if `--audio-sink` cannot be built.
+    public let speaker: SpeakerOutput?
 
     private let client: SignalClient
     /// Changed by a reload (SIGHUP); a call in progress keeps what it started with.
@@ -73,12 +82,26 @@ public final class Answerer {
     private var finishing: [ObjectIdentifier: AnswerSession] = [:]
     /// Recording files announced with a `recording` event and not yet `recorded`.
     private var recordingAnnounced: Set<String> = []
+    /// The user's mute, kept across the sessions of one call (a re-offer
+    /// builds a new one) and settable while ringing.
+    private var microphoneMuted = false
+    private var levelsTimer: GLibTimer?
 
     public init(client: SignalClient, options: Options, events: EventLog) {
         self.client = client
         self.options = options
         self.events = events
+        do {
+            speaker = try SpeakerOutput(sink: options.media.audioSink, volume: options.speakerVolume)
+        } catch {
+            speaker = nil
+            Log.media.warning("the speaker: \(error)")
+        }
         WebRTCBin.warmUp()
+        if let problem = speaker?.problem { events.emit("error", fields: ["message": problem]) }
+        speaker?.onProblem = { [weak self] problem in
+            self?.events.emit("error", callId: self?.machine.call?.callId, fields: ["message": problem])
+        }
     }
 
     public func start() {
@@ -180,8 +203,12 @@ public final class Answerer {
         case .send(let message):
             client.send(message)
         case .startRingtone:
-            guard let source = options.ringtone else { return }
-            ringtone = try? Ringtone(source: source, sink: options.media.audioSink)
+            guard let source = options.ringtone, let speaker else { return }
+            do {
+                ringtone = try Ringtone(source: source, speaker: speaker)
+            } catch {
+                log.warning("ringtone: \(error); ringing silently")
+            }
         case .stopRingtone:
             ringtone?.stop()
             ringtone = nil
@@ -194,6 +221,7 @@ public final class Answerer {
         case .enableAudio:
             session?.setAudioEnabled(true)
         case .setMicrophoneMuted(let muted):
+            microphoneMuted = muted
             session?.setMicrophoneMuted(muted)
         case let .startTimer(timer, callId):
             let seconds: Double
@@ -223,6 +251,7 @@ public final class Answerer {
         switch name {
         case "ringing":
             lastCall = CallFigures(callId: callId, ringAt: now)
+            microphoneMuted = false
             log.info("ringing: \(fields["doorName"] ?? "?") (call \(callId))")
             if options.answerMode == .auto { callTimer(callId, after: options.answerDelay, .userAccept) }
         case "missed":
@@ -238,6 +267,8 @@ public final class Answerer {
             if let ring = lastCall.ringAt { extra["sinceRingMs"] = Int((now - ring) * 1000) }
         case "door-opened":
             lastCall.doorOpened = true
+        case "accepted":
+            levelsTimer = GLibTimer(after: options.levelsInterval, repeats: true) { [weak self] in self?.emitLevels(callId: callId) }
         case "ended":
             if lastCall.callId == callId {
                 lastCall.endReason = fields["reason"]
@@ -245,6 +276,7 @@ public final class Answerer {
             }
             // Only this call's timers: nothing else may be running, but nothing else is ours to stop.
             callTimers[callId] = nil
+            levelsTimer = nil
             endedCalls += 1
             log.info("call \(callId) ended: \(fields["reason"] ?? "?")")
             if let limit = options.exitAfterCalls, endedCalls >= limit { isFinished = true }
@@ -262,7 +294,10 @@ public final class Answerer {
             media.recording = .discard
         }
         do {
-            let session = try AnswerSession(callId: callId, offer: offer, configuration: media, audioEnabled: audioEnabled)
+            let session = try AnswerSession(callId: callId, offer: offer, configuration: media, audioEnabled: audioEnabled,
+                                            speaker: speaker)
+            session.setMicrophoneMuted(microphoneMuted)
+            session.onAudioProblem = { [weak self] text in self?.events.emit("error", callId: callId, fields: ["message": text]) }
             session.onAnswer = { [weak self, weak session] sdp in
                 guard let self else { return }
                 if let session, let path = session.recordingPath, self.recordingAnnounced.insert(path).inserted {
@@ -287,6 +322,16 @@ public final class Answerer {
             log.error("call \(callId): \(error)")
             handle(.mediaFailed(callId: callId, reason: "\(error)"))
         }
+    }
+
+    /// The `levels` event: the loudest door and resident levels of the last
+    /// interval, dBFS RMS (-100 for silence or a closed gate).
+    private func emitLevels(callId: String) {
+        guard let session, session.callId == callId else { return }
+        let levels = session.takeLevels()
+        func dB(_ value: Double) -> Double { value.isFinite ? max(-100, (value * 10).rounded() / 10) : -100 }
+        events.emit("levels", callId: callId, fields: ["door": dB(levels.door), "resident": dB(levels.resident),
+                                                      "muted": session.isMicrophoneMuted])
     }
 
     /// Ends the current media session; a recording is finalised in the

@@ -6,6 +6,7 @@
 /// - a ring is signalled to the user (`ringing`, ringtone) before any network
 ///   or media work;
 /// - no audio crosses before the user accepts (`enableAudio` only after accept);
+/// - mute may be set at any time of a call, ringing included;
 /// - `accept` goes out only once our answer is out (an earlier tap waits);
 /// - a second `incoming` for a call already handled is ignored;
 /// - a ring while a call is in progress touches nothing of that call: it is
@@ -276,7 +277,8 @@ public struct CallMachine: Equatable, Sendable {
             return [.send(.openDoor(callId: current.callId)), .startTimer(.doorOpen, callId: current.callId)]
 
         case .userMute(let muted):
-            guard let current = call, current.phase == .accepted else { return [] }
+            // Also while ringing: the user may mute before picking up.
+            guard call != nil else { return [] }
             return [.setMicrophoneMuted(muted)]
 
         case let .timeout(timer, callId):

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A door panel on GStreamer speaking the local server's door protocol:
 /// rings, offers its camera and voice to every app that joins, hears the
 /// resident, and "unlocks" on `open-door`. Used by the demo, the tests and
@@ -30,6 +32,8 @@ public final class SimulatedDoor {
     public private(set) var acceptedAt: Double?
     /// The resident's audio as the door heard it: (monotonic seconds, dBFS).
     public private(set) var heardLevels: [(time: Double, level: Double)] = []
+    /// With `analyseBands`: the door's and the resident's bands as heard.
+    public private(set) var heardBands: [(time: Double, band: String, level: Double)] = []
 
     private let options: Options
     private let log = Log.app
@@ -66,14 +70,15 @@ public final class SimulatedDoor {
     }
 
     /// The visitor presses the bell. Like a real panel whose camera is
-    /// already running, the door prepares its first session and offer while
-    /// the server rings the residents, so the first app to join gets an offer
-    /// at once.
+    /// already running, the door has its first session and offer prepared
+    /// (since it connected, or since its last call ended), so the first app
+    /// to join gets an offer at once.
     public func ring() {
         heardLevels.removeAll()
+        heardBands.removeAll()
         acceptedAt = nil
         doorOpened = false
-        spare = makeSession()
+        if spare == nil { spare = makeSession() }
         socket?.send(DoorMessage.ring)
     }
 
@@ -97,6 +102,14 @@ public final class SimulatedDoor {
         socket = nil
     }
 
+    /// Mean power (dBFS) heard in a band between two times (monotonic seconds).
+    public func meanHeard(band: String, since start: Double, until end: Double = .infinity) -> Double {
+        let levels = heardBands.filter { $0.band == band && $0.time >= start && $0.time <= end }.map(\.level)
+        guard !levels.isEmpty else { return -.infinity }
+        let power = levels.map { $0.isFinite ? pow(10, $0 / 10) : 0 }.reduce(0, +) / Double(levels.count)
+        return power > 0 ? 10 * log10(power) : -.infinity
+    }
+
     /// Loudest level heard since `time` (monotonic seconds).
     public func loudestHeard(since time: Double = 0, until end: Double = .infinity) -> Double {
         heardLevels.filter { $0.time >= time && $0.time <= end }.map(\.level).max() ?? -.infinity
@@ -106,6 +119,9 @@ public final class SimulatedDoor {
         switch message {
         case .helloOk:
             isReady = true
+            // The camera runs before anyone rings: the first offer is ready
+            // when the bell is pressed.
+            if spare == nil { spare = makeSession() }
             onEvent?(.ready)
         case .ringOk(let id):
             callId = id
@@ -179,12 +195,16 @@ public final class SimulatedDoor {
         session.onHeardLevel = { [weak self] level in
             self?.heardLevels.append((MainContext.monotonicSeconds(), level))
         }
+        session.onHeardBand = { [weak self] band, level in
+            self?.heardBands.append((MainContext.monotonicSeconds(), band, level))
+        }
         peers[peerId] = session
     }
 
     private func endCall(reason: String) {
         stopPeers()
         callId = nil
+        if isReady { spare = makeSession() }
         onEvent?(.callEnded(reason: reason))
     }
 

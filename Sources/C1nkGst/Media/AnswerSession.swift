@@ -7,7 +7,11 @@ import Synchronization
 /// completely when the call ends.
 ///
 /// Receives the door's video and audio, sends the microphone. Both audio
-/// directions sit behind muted `volume` gates until `setAudioEnabled(true)`.
+/// directions sit behind muted `volume` gates until `setAudioEnabled(true)`,
+/// and the microphone's source is not even opened before then. The door's
+/// audio plays through the process's `SpeakerOutput` (`{audio-sink}` is a
+/// `proxysink` into its mixer); a failing microphone or speaker is reported
+/// with `onAudioProblem` and the call goes on without it.
 public final class AnswerSession {
     public let callId: String
 
@@ -20,6 +24,9 @@ public final class AnswerSession {
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
+    /// Audio that cannot work (a device that cannot open, a codec we cannot
+    /// decode): the call goes on without it.
+    public var onAudioProblem: ((String) -> Void)?
     /// Something the user should know while the call goes on (e.g. the
     /// door's video cannot be played here and was declined).
     public var onWarning: ((String) -> Void)?
@@ -42,7 +49,18 @@ public final class AnswerSession {
     public private(set) var recordingError: String?
     private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
-    public var measurements: MeasurementProbes.Summary? { probes?.summary() }
+    public var measurements: MeasurementProbes.Summary? {
+        guard var summary = probes?.summary() else { return nil }
+        func span(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { a in to.map { ($0 - a) * 1000 } } }
+        summary.setupMs = ["offerToAnswer": span(offerAt, answerAt), "answerToConnected": span(answerAt, connectedAt),
+                           "connectedToFirstFrame": span(connectedAt, firstFrameAt)].compactMapValues { $0 }
+        return summary
+    }
+    /// Monotonic seconds of the set-up steps, for `measurements`.
+    private let offerAt = MainContext.monotonicSeconds()
+    private var answerAt: Double?
+    private var connectedAt: Double?
+    private var firstFrameAt: Double?
     private var probes: MeasurementProbes?
 
     private let log = Log.media
@@ -66,14 +84,38 @@ public final class AnswerSession {
     private var pipelineReleased = false
     private var connected = false
     private var microphoneMuted = false
+    private var gatheredRelay = false
+    let speaker: SpeakerOutput
+    private var speakerInput: SpeakerInput?
+    private let voice: VoiceProcessing
+    /// The microphone's sources, held in NULL until audio is enabled.
+    private var microphoneSources: [UnsafeMutablePointer<GstElement>] = []
+    private var microphoneOpen = false
+    private var microphoneFailed = false
+    /// Elements of the two audio branches: their errors are audio problems.
+    private var microphoneElements: [UnsafeMutablePointer<GstElement>] = []
+    private var speakerElements: [UnsafeMutablePointer<GstElement>] = []
+    private var audioElements: [UnsafeMutablePointer<GstElement>] { microphoneElements + speakerElements }
+    private var audioProblemsReported: Set<String> = []
+    /// Loudest door (speaker gate) and resident (microphone gate) levels since the last `takeLevels()`.
+    private var doorLevel = -Double.infinity
+    private var residentLevel = -Double.infinity
+    /// Whether the door's audio can be decoded here; false: answered inactive.
+    public private(set) var audioDecodable = true
 
-    public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool) throws {
+    /// `speaker`: the process's speaker; nil gives the session one of its own
+    /// on `configuration.audioSink`.
+    public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool,
+                speaker: SpeakerOutput? = nil) throws {
         GStreamer.initialize()
         self.callId = callId
         self.audioEnabled = audioEnabled
         offer = try OfferSummary(sdp: sdp)
+        self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink)
+        voice = configuration.voice
 
         var values = configuration.userValues
+        values["audio-sink"] = "proxysink name=\(Self.speakerFeedName)"
         values["video-depay"] = offer.videoDepayloader
         values["video-decoder"] = offer.videoDecoder
         values["audio-depay"] = offer.audioDepayloader
@@ -114,6 +156,8 @@ public final class AnswerSession {
             throw error
         }
         gst_bin_add(bin, webrtc.element)
+        self.speaker.align(pipeline)
+        prepareAudio()
         if configuration.measure {
             probes = MeasurementProbes()
             probes?.attach(to: pipeline)
@@ -122,7 +166,7 @@ public final class AnswerSession {
         repairWatch = VideoRepair.watch(pipeline)
         prepareInputs()
         prepareOutputs()
-        if configuration.renderImmediately && !configuration.videoSink.contains("sync=") {
+        if configuration.renderImmediately && !Self.setsSync(configuration) {
             renderImmediately()
         }
         applyGates()
@@ -135,8 +179,15 @@ public final class AnswerSession {
             }
         }
 
+        let turnServers = configuration.ice.turnServers
+        webrtc.onGatheringState = { [weak self] state in
+            guard let self, !self.stopped, state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE,
+                  !turnServers.isEmpty, !self.gatheredRelay else { return }
+            self.onWarning?(TurnCheck.noRelayMessage(turnServers))
+        }
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
+            if candidate.contains(" typ relay") { self.gatheredRelay = true }
             self.onLocalCandidate?(IceCandidate(candidate: candidate, sdpMid: self.offer.mid(forLine: mline), sdpMLineIndex: Int(mline)))
         }
         webrtc.onConnectionState = { [weak self] state in self?.connectionStateChanged(state) }
@@ -152,6 +203,9 @@ public final class AnswerSession {
     }
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
+    static let speakerFeedName = "c1nk-speaker-feed"
+    /// The call's pipeline, for tests that inspect its elements.
+    var pipelineForTests: UnsafeMutablePointer<GstElement> { pipeline }
 
     /// The caps of the video arriving at `video-out`, once it flows
     /// ("video/x-raw, width=800, …"), for diagnostics.
@@ -183,6 +237,16 @@ public final class AnswerSession {
     public func setMicrophoneMuted(_ muted: Bool) {
         microphoneMuted = muted
         applyGates()
+    }
+
+    public var isMicrophoneMuted: Bool { microphoneMuted }
+    /// Whether the microphone's source is open (only after audio is enabled).
+    public var isMicrophoneOpen: Bool { microphoneOpen }
+
+    /// The loudest door and resident levels (dBFS RMS) since the last call.
+    public func takeLevels() -> (door: Double, resident: Double) {
+        defer { doorLevel = -.infinity; residentLevel = -.infinity }
+        return (doorLevel, residentLevel)
     }
 
     /// Tears the pipeline down at once (also a recording being finalised).
@@ -234,33 +298,52 @@ public final class AnswerSession {
     /// the description does not take goes to a discarding sink.
     private func prepareInputs() {
         for media in ["video", "audio"] {
-            if let input = Gst.find("\(media)-in", in: pipeline) {
+            let undecodable = media == "audio" && !audioDecodable
+            if !undecodable, let input = Gst.find("\(media)-in", in: pipeline) {
                 inputs.set(media, gst_element_get_static_pad(input, "sink"))
                 gst_object_unref(UnsafeMutableRawPointer(input))
             } else if media == "audio" ? offer.audioLineIndex != nil : offer.hasVideo {
                 let discard = gst_element_factory_make("fakesink", "discard-\(media)")!
                 ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+                ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
                 gst_bin_add(bin, discard)
                 inputs.set(media, gst_element_get_static_pad(discard, "sink"))
             }
         }
     }
 
-    /// Sets `sync=false` on the video sink after `video-out` (see
+    /// Sets `sync=false` on every sink fed from `video-out` — also the
+    /// real sinks inside a `--sink` bin and behind a tee (see
     /// `MediaConfiguration.renderImmediately`).
     private func renderImmediately() {
         guard let output = Gst.find("video-out", in: pipeline) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
         guard let source = gst_element_get_static_pad(output, "src") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        guard let peer = gst_pad_get_peer(source) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-        guard let sink = gst_pad_get_parent_element(peer) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
-        if ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
+        for sink in DownstreamSinks.from(source) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
             ObjectProperty.set(UnsafeMutableRawPointer(sink), "sync", "false")
         }
     }
+
+    /// Whether the user's description of the video branch says `sync=`
+    /// itself: the `--sink` value, or the pipeline's lines from `video-out` on.
+    static func setsSync(_ configuration: MediaConfiguration) -> Bool {
+        if configuration.videoSink.contains("sync=") { return true }
+        guard let lines = (try? configuration.resolvedPipeline())?.lines,
+              let start = lines.firstIndex(where: { $0.contains("video-out") }) else { return false }
+        var branch = [lines[start]]
+        for line in lines[(start + 1)...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("!") else { break }
+            branch.append(trimmed)
+        }
+        let text = branch.joined(separator: " ")
+        return text.components(separatedBy: "video-out").dropFirst().joined().contains("sync=")
+    }
+
+    /// An element of the call's pipeline by name (a new reference), for
+    /// diagnostics and tests.
+    func element(named name: String) -> UnsafeMutablePointer<GstElement>? { Gst.find(name, in: pipeline) }
 
     /// Counts frames at `video-out`, watches the recording's end, and holds
     /// the microphone at `audio-out` until it can be linked to webrtcbin.
@@ -322,11 +405,14 @@ public final class AnswerSession {
             // must agree. (Audio offers no RTX; its NACKs go unanswered.)
             webrtc.withTransceivers { all in all.forEach { ObjectProperty.set($0, "do-nack", "true") } }
         }
-        let declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
+        var declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
+        if !audioDecodable, let index = offer.audioLineIndex { declined.insert(index) }
         webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
-            case .success(let sdp): self.onAnswer?(sdp)
+            case .success(let sdp):
+                self.answerAt = MainContext.monotonicSeconds()
+                self.onAnswer?(sdp)
             case .failure(let error): self.fail("\(error)")
             }
         }
@@ -387,7 +473,7 @@ public final class AnswerSession {
             gst_pad_remove_probe(source, probe)
             gst_object_unref(UnsafeMutableRawPointer(source))
         }
-        if let index = offer.audioLineIndex, offer.audioSendChain() != nil {
+        if audioDecodable, let index = offer.audioLineIndex, offer.audioSendChain() != nil {
             guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
                 throw MediaError.negotiation("webrtcbin gave no sink pad for the audio m-line \(index)")
             }
@@ -397,8 +483,14 @@ public final class AnswerSession {
                 throw MediaError.negotiation("cannot link audio-out to webrtcbin (\(result.rawValue))")
             }
         } else {
-            log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            if audioDecodable && offer.audioLineIndex != nil {
+                log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            }
             let discard = gst_element_factory_make("fakesink", "discard-microphone")!
+            // No preroll: the microphone may be closed, and a sink waiting for
+            // its first buffer would hold the whole call in PAUSED.
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
             gst_bin_add(bin, discard)
             gst_element_sync_state_with_parent(discard)
             let sinkPad = gst_element_get_static_pad(discard, "sink")!
@@ -414,6 +506,7 @@ public final class AnswerSession {
         case GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED:
             if !connected {
                 connected = true
+                connectedAt = MainContext.monotonicSeconds()
                 dumpGraph("connected")
                 onConnected?()
             }
@@ -438,6 +531,7 @@ public final class AnswerSession {
 
     private func firstFrame() {
         guard !stopped else { return }
+        firstFrameAt = MainContext.monotonicSeconds()
         dumpGraph("first-frame")
         onFirstFrame?()
     }
@@ -459,7 +553,93 @@ public final class AnswerSession {
 
     // MARK: - Audio gates and levels
 
+    /// Before the pipeline starts: the door's codec, the DSP, the microphone
+    /// held closed, the speaker's feed connected.
+    private func prepareAudio() {
+        let offered = offer.audioCodecs
+        if offer.audioLineIndex != nil, !offered.contains(where: AudioCodecs.canDecode) {
+            audioDecodable = false
+            let text = "the door offers audio only as \(offered.isEmpty ? "nothing known" : offered.joined(separator: ", ")), "
+                + "which cannot be decoded here (\(AudioCodecs.decodable().joined(separator: ", "))): the call goes on with video only"
+            MainContext.post { [weak self] in self?.reportAudioProblem(text) }
+        }
+        if offer.audioLineIndex == nil || !audioDecodable, let input = Gst.find("audio-in", in: pipeline) {
+            // No door audio will ever come: keep its branch out of the
+            // pipeline's state changes (a decodebin waiting for its first
+            // buffer would hold the whole call, video included, in PAUSED).
+            for element in [input] + PipelineLinks.downstream(of: input, ownOnly: true) {
+                gst_element_set_locked_state(element, 1)
+            }
+            gst_object_unref(UnsafeMutableRawPointer(input))
+        }
+        for dsp in PipelineLinks.elements(of: pipeline, factory: "webrtcdsp") {
+            voice.configure(dsp, probe: speaker.probeName)
+        }
+        if let gate = Gst.find("microphone", in: pipeline) {
+            defer { gst_object_unref(UnsafeMutableRawPointer(gate)) }
+            ObjectProperty.set(UnsafeMutableRawPointer(gate), "volume", String(voice.microphoneGain))
+            let upstream = PipelineLinks.upstream(of: gate)
+            microphoneElements = upstream + [gate] + PipelineLinks.downstream(of: gate, stoppingAt: ["audio-out"])
+            // Seed 002: one owner of a device at a time, and the microphone
+            // only while talking: its sources stay in NULL until audio is enabled.
+            for source in PipelineLinks.sources(upstream) {
+                gst_object_ref(UnsafeMutableRawPointer(source))
+                gst_element_set_locked_state(source, 1)
+                microphoneSources.append(source)
+            }
+        }
+        if let feed = Gst.find(Self.speakerFeedName, in: pipeline) {
+            defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
+            speakerElements = PipelineLinks.upstream(of: feed, stoppingAt: ["audio-in"]) + [feed]
+            do {
+                speakerInput = try speaker.attach(proxySink: feed, name: "call")
+            } catch {
+                log.warning("call \(callId): \(error)")
+            }
+        }
+    }
+
+    /// Starts the microphone's sources (at accept). A device that cannot
+    /// open is reported and the call goes on without it.
+    private func openMicrophone() {
+        microphoneOpen = true
+        for source in microphoneSources {
+            gst_element_set_locked_state(source, 0)
+            if gst_element_sync_state_with_parent(source) == 0 {
+                microphoneBroken("\(Gst.name(source)) would not start")
+                return
+            }
+        }
+    }
+
+    private func microphoneBroken(_ reason: String) {
+        guard !microphoneFailed else { return }
+        microphoneFailed = true
+        for source in microphoneSources {
+            gst_element_set_locked_state(source, 1)
+            gst_element_set_state(source, GST_STATE_NULL)
+        }
+        reportAudioProblem("the microphone cannot open (\(reason)): the call goes on without it; check --audio-source")
+    }
+
+    private func audioBranchFailed(_ message: UnsafeMutablePointer<GstMessage>) {
+        let reason = PipelineMessage.describeError(message)
+        if microphoneElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
+            microphoneBroken(reason)
+        } else {
+            reportAudioProblem("the door's audio cannot play (\(reason)): the call goes on without it")
+        }
+    }
+
+    private func reportAudioProblem(_ text: String) {
+        guard !stopped, audioProblemsReported.insert(text).inserted else { return }
+        log.warning("call \(callId): \(text)")
+        onAudioProblem?(text)
+    }
+
+
     private func applyGates() {
+        if audioEnabled && !microphoneOpen && !microphoneFailed { openMicrophone() }
         setMute("microphone", !audioEnabled || microphoneMuted)
         setMute("speaker", !audioEnabled)
     }
@@ -473,13 +653,22 @@ public final class AnswerSession {
     private func busMessage(_ message: UnsafeMutablePointer<GstMessage>) {
         switch message.pointee.type {
         case GST_MESSAGE_ELEMENT:
-            if let level = AudioLevel.rms(from: message), Gst.name(message.pointee.src) == "speaker-level" {
+            guard let level = AudioLevel.rms(from: message) else { break }
+            switch Gst.name(message.pointee.src) {
+            case "speaker-level":
                 if audioEnabled { speakerPeakWhileEnabled = max(speakerPeakWhileEnabled, level) }
                 else { speakerPeakWhileGated = max(speakerPeakWhileGated, level) }
+                doorLevel = max(doorLevel, level)
+            case "microphone-level":
+                residentLevel = max(residentLevel, level)
+            default:
+                break
             }
         case GST_MESSAGE_ERROR:
             if let branch = recordingBranch, branch.contains(message.pointee.src) {
                 recordingFailed(PipelineMessage.describeError(message))
+            } else if audioElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
+                audioBranchFailed(message)
             } else {
                 fail(PipelineMessage.describeError(message))
             }
@@ -508,6 +697,12 @@ public final class AnswerSession {
         busWatch?.remove()
         busWatch = nil
         gst_element_set_state(pipeline, GST_STATE_NULL)
+        speakerInput?.remove()
+        speakerInput = nil
+        for source in microphoneSources { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        microphoneSources = []
+        microphoneElements = []
+        speakerElements = []
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 }
@@ -518,6 +713,13 @@ public final class AnswerSession {
 final class PadTable: @unchecked Sendable {
     private let lock = NSLock()
     private var pads: [String: UnsafeMutablePointer<GstPad>] = [:]
+
+    init() {
+        // Publishes the empty table through the lock: the streaming thread
+        // reaches this object through GLib, whose locks ThreadSanitizer cannot see.
+        lock.lock()
+        lock.unlock()
+    }
 
     func set(_ media: String, _ pad: UnsafeMutablePointer<GstPad>?) {
         lock.lock()
@@ -539,6 +741,23 @@ final class PadTable: @unchecked Sendable {
     }
 
     deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+}
+
+/// What to say when TURN servers were given but none gave a relay candidate.
+enum TurnCheck {
+    static func noRelayMessage(_ servers: [String]) -> String {
+        let named = servers.map(withoutPassword).joined(separator: ", ")
+        return "no TURN server gave a relay candidate (\(named)): wrong user or password, or the server is unreachable; "
+            + "the call goes on with the other candidates"
+    }
+
+    /// `turn://user:secret@host:port` → `turn://user@host:port`.
+    static func withoutPassword(_ url: String) -> String {
+        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+        let credentials = url[scheme.upperBound..<at]
+        let user = credentials.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        return url[..<scheme.upperBound] + user + url[at...]
+    }
 }
 
 /// Counts the keyframe requests that leave toward webrtcbin on its video pad.

@@ -35,6 +35,28 @@ public final class DoorMediaSession {
         }
     }
 
+    /// The voice codec a door offers (`--audio-codec`). Opus is offered with
+    /// `useinbandfec=1;usedtx=1`, as browsers do.
+    public enum AudioCodec: String, CaseIterable, Sendable {
+        case opus, pcmu, pcma
+
+        var encoder: String {
+            switch self {
+            case .opus: return "opusenc inband-fec=true dtx=true ! rtpopuspay pt=111"
+            case .pcmu: return "audioresample ! audio/x-raw,rate=8000,channels=1 ! mulawenc ! rtppcmupay pt=0"
+            case .pcma: return "audioresample ! audio/x-raw,rate=8000,channels=1 ! alawenc ! rtppcmapay pt=8"
+            }
+        }
+
+        var rtpCaps: String {
+            switch self {
+            case .opus: return "application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000,useinbandfec=(string)1,usedtx=(string)1"
+            case .pcmu: return "application/x-rtp,media=audio,encoding-name=PCMU,payload=0,clock-rate=8000"
+            case .pcma: return "application/x-rtp,media=audio,encoding-name=PCMA,payload=8,clock-rate=8000"
+            }
+        }
+    }
+
     public struct Options: Sendable {
         public var doorName = "Hlavný vchod"
         public var codec = VideoCodec.vp8
@@ -42,8 +64,14 @@ public final class DoorMediaSession {
         public var height = 480
         public var framerate = 30
         public var ice = IceConfiguration()
-        /// The visitor's voice: any audio source description.
-        public var audioSource = "audiotestsrc is-live=true wave=sine freq=440 volume=0.4"
+        /// The visitor's voice: any audio source description; nil: the door
+        /// offers no audio at all.
+        public var audioSource: String? = "audiotestsrc is-live=true wave=sine freq=440 volume=0.4"
+        public var audioCodec = AudioCodec.opus
+        /// Also measure what comes back in two bands (`onHeardBand`): below
+        /// 1.2 kHz (the door's own test voice, for echo tests) and 2.8–3.2 kHz
+        /// (the resident's test voice, `EchoLoop`).
+        public var analyseBands = false
         /// Draw the capture time into each frame (`FrameStamp`), for glass-to-glass measurements.
         public var stampTime = false
         /// Delay each video frame by a random 0…N ms before it leaves, as a
@@ -57,6 +85,9 @@ public final class DoorMediaSession {
         public var network = NetworkImpairment()
         /// Offer RED/ULPFEC for the video besides NACK/RTX.
         public var fec = false
+        /// Offer NACK with RTX for the video (as browsers do); false: a door
+        /// that can only resend keyframes.
+        public var nack = true
         public init() {}
     }
 
@@ -66,6 +97,8 @@ public final class DoorMediaSession {
     public var onFailure: ((String) -> Void)?
     /// The resident's audio level (dBFS RMS, loudest channel), every 50 ms.
     public var onHeardLevel: ((Double) -> Void)?
+    /// With `analyseBands`: (band, dBFS RMS) every 50 ms; band is "door" or "resident".
+    public var onHeardBand: ((String, Double) -> Void)?
 
     private let log = Log.media
     private let pipeline: UnsafeMutablePointer<GstElement>
@@ -74,6 +107,7 @@ public final class DoorMediaSession {
     private var mids: [UInt32: String] = [:]
     private var stopped = false
     private var fec = false
+    private var nack = true
     private var connected = false
     private var offered = false
     private let link: ImpairedLink?
@@ -91,12 +125,20 @@ public final class DoorMediaSession {
         let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
         let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
         let video = try Self.camera(options, label: label)
-        let audio = try PipelineBin.make(
-            "\(options.audioSource) ! audioconvert ! audioresample ! opusenc ! rtpopuspay pt=111"
-            + " ! capsfilter name=\(PipelineBin.outputName) caps=\"application/x-rtp,media=audio,encoding-name=OPUS,payload=111,clock-rate=48000\"",
-            name: "door-voice", output: true)
+        let audio = try options.audioSource.map { source in
+            try PipelineBin.make(
+                "\(source) ! audioconvert ! audioresample ! \(options.audioCodec.encoder)"
+                + " ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.audioCodec.rtpCaps)\"",
+                name: "door-voice", output: true)
+        }
+        let bands = options.analyseBands
+            ? " ! tee name=bands bands. ! queue ! audiocheblimit mode=low-pass cutoff=1200 poles=8 ! level name=heard-door interval=50000000 ! fakesink sync=false"
+              + " bands. ! queue ! audiochebband mode=band-pass lower-frequency=2800 upper-frequency=3200 poles=8 ! level name=heard-resident interval=50000000 ! fakesink sync=false"
+              + " bands. ! queue"
+            : ""
         let heard = try PipelineBin.make(
-            "decodebin ! audioconvert ! level name=heard-level interval=50000000 ! fakesink sync=false", name: "door-speaker", input: true)
+            "decodebin ! audioconvert ! audio/x-raw,format=F32LE\(bands) ! level name=heard-level interval=50000000 ! fakesink sync=false",
+            name: "door-speaker", input: true)
         let heardPad = gst_element_get_static_pad(heard, "sink")!
         webrtc = try WebRTCBin(name: "webrtc", ice: options.ice, latencyMilliseconds: 50) { pad in
             // Streaming thread: only link.
@@ -112,13 +154,14 @@ public final class DoorMediaSession {
             }
         }
         fec = options.fec
+        nack = options.nack
         gst_bin_add(bin, webrtc.element)
-        for element in [video, audio, heard] {
+        for element in [video, heard] + (audio.map { [$0] } ?? []) {
             gst_bin_add(bin, element)
             gst_object_unref(UnsafeMutableRawPointer(element)) // the pipeline holds it now
         }
         try link(video, toLine: 0)
-        try link(audio, toLine: 1)
+        if let audio { try link(audio, toLine: 1) }
         setDirections()
 
         webrtc.onNegotiationNeeded = { [weak self] in self?.makeOffer() }
@@ -138,7 +181,11 @@ public final class DoorMediaSession {
         busWatch = BusWatch(pipeline) { [weak self] message in
             guard let self else { return }
             if message.pointee.type == GST_MESSAGE_ELEMENT, let level = AudioLevel.rms(from: message) {
-                self.onHeardLevel?(level)
+                switch message.pointee.src.map({ Gst.name($0) }) {
+                case "heard-door": self.onHeardBand?("door", level)
+                case "heard-resident": self.onHeardBand?("resident", level)
+                default: self.onHeardLevel?(level)
+                }
             } else if message.pointee.type == GST_MESSAGE_ERROR {
                 self.onFailure?(PipelineMessage.describeError(message))
             }
@@ -252,7 +299,7 @@ public final class DoorMediaSession {
             if index == 0 {
                 // As real doors do: answer NACK with RTX (and PLI with a
                 // keyframe, which rtpsession asks of the encoder upstream).
-                ObjectProperty.set(transceiver, "do-nack", "true")
+                ObjectProperty.set(transceiver, "do-nack", nack ? "true" : "false")
                 if fec { ObjectProperty.set(transceiver, "fec-type", "ulp-red") }
             }
         }

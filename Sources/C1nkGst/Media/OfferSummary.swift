@@ -10,6 +10,8 @@ struct OfferSummary: Equatable {
         var payloadTypes: [String: Int]
         /// The encoding of the first payload type listed: the door's preference.
         var preferredCodec: String?
+        /// payload type → its `a=fmtp` parameters, e.g. 111 → ["useinbandfec": "1"]
+        var formatParameters: [Int: [String: String]] = [:]
         /// Encodings in the order the door lists them, repair streams (rtx, red, ulpfec) included.
         var codecs: [String] = []
         /// Every payload type → its encoding name (several RTX types may share a name).
@@ -54,6 +56,19 @@ struct OfferSummary: Equatable {
                 }
                 n += 1
             }
+            var parameters: [Int: [String: String]] = [:]
+            n = 0
+            while let value = gst_sdp_media_get_attribute_val_n(media, "fmtp", n) {
+                // "111 minptime=10;useinbandfec=1"
+                let parts = String(cString: value).split(separator: " ", maxSplits: 1)
+                if parts.count == 2, let pt = Int(parts[0]) {
+                    for pair in parts[1].split(separator: ";") {
+                        let keyValue = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                        if keyValue.count == 2 { parameters[pt, default: [:]][keyValue[0].lowercased()] = keyValue[1] }
+                    }
+                }
+                n += 1
+            }
             n = 0
             while let value = gst_sdp_media_get_attribute_val_n(media, "rtcp-fb", n) {
                 // "96 nack pli"
@@ -64,12 +79,17 @@ struct OfferSummary: Equatable {
             let first = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).flatMap { Int(String(cString: $0)) } : nil
             let preferred = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
             lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes, preferredCodec: preferred,
-                                   codecs: codecs, encodings: encodings, feedback: feedback))
+                                   formatParameters: parameters, codecs: codecs, encodings: encodings, feedback: feedback))
         }
         if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
     }
 
     var audioLineIndex: Int? { lines.firstIndex { $0.kind == "audio" } }
+    /// The voice codecs of the audio m-line, sorted.
+    var audioCodecs: [String] {
+        guard let index = audioLineIndex else { return [] }
+        return lines[index].payloadTypes.keys.filter { !AudioCodecs.auxiliary.contains($0) }.sorted()
+    }
     var hasVideo: Bool { lines.contains { $0.kind == "video" } }
 
     var videoLineIndex: Int? { lines.firstIndex { $0.kind == "video" } }
@@ -133,7 +153,11 @@ struct OfferSummary: Equatable {
         guard let index = audioLineIndex else { return nil }
         let types = lines[index].payloadTypes
         if let pt = types["OPUS"] {
-            return ("opusenc ! rtpopuspay pt=\(pt)",
+            // The door's wishes for what it receives (RFC 7587): in-band FEC, DTX.
+            let wishes = lines[index].formatParameters[pt] ?? [:]
+            let fec = wishes["useinbandfec"] == "1" ? " inband-fec=true packet-loss-percentage=10" : ""
+            let dtx = wishes["usedtx"] == "1" ? " dtx=true" : ""
+            return ("opusenc\(fec)\(dtx) ! rtpopuspay pt=\(pt)",
                     "application/x-rtp,media=audio,encoding-name=OPUS,clock-rate=48000,payload=\(pt)")
         }
         if let pt = types["PCMU"] {
