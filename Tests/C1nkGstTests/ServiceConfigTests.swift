@@ -194,4 +194,19 @@ final class ServiceConfigTests: XCTestCase {
         XCTAssertEqual(journal.wait(), 2)
         XCTAssertTrue(journal.stderr.hasPrefix("<3>c1nk-gst-answer: --hangup-after"), journal.stderr)
     }
+
+    /// The example config that scripts/install ships names every key, commented, and parses as it is.
+    func testTheExampleConfigNamesEveryKey() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("systemd/answer.conf.example").path
+        let text = try String(contentsOfFile: example, encoding: .utf8)
+        let printed = try run(["--config", example, "--print-config"])
+        XCTAssertEqual(printed.status, 0, printed.err)
+        let keys = printed.out.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("# "), let colon = line.firstIndex(of: ":"), !line.contains(" = ") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 2)..<colon])
+        }.filter { !$0.contains(" ") }
+        XCTAssertGreaterThan(keys.count, 20)
+        for key in keys { XCTAssertTrue(text.contains("\n# \(key) = "), "answer.conf.example shows \(key)") }
+    }
 }
