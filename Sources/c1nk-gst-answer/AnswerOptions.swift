@@ -107,7 +107,9 @@ extension AnswerOption {
                      show: { String(!$0.answerer.media.renderImmediately) }),
         AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "stun", kind: .list("URL|none"),
                      help: ["STUN server, repeatable, or none for no STUN",
-                            "(default " + IceConfiguration().stunServers.joined(separator: " and ") + ")"],
+                            "(default " + IceConfiguration().stunServers.joined(separator: " and ") + ");",
+                            "webrtcbin 1.22 and libnice take one STUN server: the first is used,",
+                            "every --turn server also gives server-reflexive candidates"],
                      apply: { c, v in c.stunGiven.append(v) },
                      show: { $0.answerer.media.ice.stunServers.isEmpty ? "none" : $0.answerer.media.ice.stunServers.joined(separator: ";") }),
         AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "turn", kind: .list("URL"),
@@ -126,6 +128,14 @@ extension AnswerOption {
                          }
                          c.answerer.media.ice.localAddresses.append(v)
                      }, show: { $0.answerer.media.ice.localAddresses.joined(separator: ";") }),
+        AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "ice-transport-policy", kind: .value("all|relay"),
+                     help: ["relay: connect only through a --turn server (default all)"],
+                     apply: { c, v in
+                         guard let policy = IceConfiguration.TransportPolicy(rawValue: v) else {
+                             throw ArgumentReader.UsageError("--ice-transport-policy takes all or relay, not '\(v)'")
+                         }
+                         c.answerer.media.ice.transportPolicy = policy
+                     }, show: { $0.answerer.media.ice.transportPolicy.rawValue }),
     ]
 
     static let audio: [AnswerOption] = [

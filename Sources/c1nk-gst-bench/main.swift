@@ -24,6 +24,13 @@ func progress(_ text: String) { if !options.json { fputs(text + "\n", stderr) } 
 var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
                          sink: options.sink, jitter: options.jitter, calls: [], idle: nil, scale: nil)
 do {
+    if options.network {
+        var networkOptions = options
+        if !CommandLine.arguments.contains("--duration") { networkOptions.duration = 6 }
+        report.network = try NetworkBenchmark(options: networkOptions).run(progress: progress)
+        print(options.json ? report.json() : report.table())
+        exit(0)
+    }
     for codec in options.codecs {
         for (width, height) in options.resolutions {
             progress("call: \(codec.rawValue) \(width)x\(height)…")

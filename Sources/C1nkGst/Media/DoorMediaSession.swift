@@ -85,6 +85,9 @@ public final class DoorMediaSession {
         public var network = NetworkImpairment()
         /// Offer RED/ULPFEC for the video besides NACK/RTX.
         public var fec = false
+        /// Offer NACK with RTX for the video (as browsers do); false: a door
+        /// that can only resend keyframes.
+        public var nack = true
         public init() {}
     }
 
@@ -104,6 +107,7 @@ public final class DoorMediaSession {
     private var mids: [UInt32: String] = [:]
     private var stopped = false
     private var fec = false
+    private var nack = true
     private var connected = false
     private var offered = false
     private let link: ImpairedLink?
@@ -150,6 +154,7 @@ public final class DoorMediaSession {
             }
         }
         fec = options.fec
+        nack = options.nack
         gst_bin_add(bin, webrtc.element)
         for element in [video, heard] + (audio.map { [$0] } ?? []) {
             gst_bin_add(bin, element)
@@ -303,7 +308,7 @@ public final class DoorMediaSession {
             if index == 0 {
                 // As real doors do: answer NACK with RTX (and PLI with a
                 // keyframe, which rtpsession asks of the encoder upstream).
-                ObjectProperty.set(transceiver, "do-nack", "true")
+                ObjectProperty.set(transceiver, "do-nack", nack ? "true" : "false")
                 if fec { ObjectProperty.set(transceiver, "fec-type", "ulp-red") }
             }
         }
