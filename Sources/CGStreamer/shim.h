@@ -17,6 +17,11 @@
 #include <gst/video/video.h>
 #include <gst/webrtc/webrtc.h>
 #include <libsoup/soup.h>
+#include <gst/controller/controller.h>
+#include <gst/video/navigation.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <linux/input.h>
 
 /* ---- GObject signals: g_signal_connect is a macro, emission is variadic ---- */
 
@@ -110,5 +115,9 @@ static inline GstBuffer *c1nk_probe_writable_buffer(GstPadProbeInfo *info) {
 static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
   return gst_buffer_get_video_meta(buffer);
 }
+
+/* ---- The wall display: Pango's scale is a macro ---- */
+
+static inline int c1nk_pango_scale(void) { return PANGO_SCALE; }
 
 #endif
