@@ -11,7 +11,9 @@ public struct Picture: Equatable, Sendable {
     public var format: String { hasAlpha ? "BGRA" : "BGRx" }
 
     /// Raw video caps that describe this picture.
-    public var caps: String { "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=0/1" }
+    public var caps: String {
+        "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=0/1,interlace-mode=progressive,pixel-aspect-ratio=1/1"
+    }
 }
 
 /// A Cairo surface to draw one picture on (Swift, once per state change).

@@ -194,6 +194,9 @@ public struct ScreenLayout: Equatable, Sendable {
         if showing {
             let top = h * 0.45
             items.append(.gradient(Rect(x: 0, y: top, width: w, height: h - top), top: DisplayColor.black.opacity(0), bottom: DisplayColor.black.opacity(0.65)))
+            // The door name stays readable over a bright picture.
+            let band = margin * 2 + lineHeight(.overline)
+            items.append(.gradient(Rect(x: 0, y: 0, width: w, height: band), top: DisplayColor.black.opacity(0.5), bottom: DisplayColor.black.opacity(0)))
         }
         if call.picture == .none {
             let iconSize = 56 * unit

@@ -111,17 +111,21 @@ public enum ScreenPainter {
             return
         }
         let font = DisplayFont(size: 16, weight: .bold, tracking: 1.2).scaled(unit)
-        let hintWidth = button.keyHint == nil ? 0 : 64 * unit
-        let available = frame.width - 2 * 16 * unit - iconSize - 10 * unit - 2 * hintWidth
-        let textWidth = min(max(1, available), TextPainter.width(of: title, font: font))
-        let start = frame.midX - (iconSize + 10 * unit + textWidth) / 2
+        let natural = TextPainter.width(of: title, font: font) + 4 * unit
+        let padding = 16 * unit, gap = 10 * unit
+        // The key hint sits at the right edge when the title still fits beside it.
+        let hintWidth = 48 * unit
+        let showHint = button.keyHint != nil && frame.width >= 2 * padding + iconSize + gap + natural + 2 * hintWidth
+        let available = frame.width - 2 * padding - iconSize - gap
+        let textWidth = min(max(1, available), natural)
+        let start = frame.midX - (iconSize + gap + textWidth) / 2
         canvas.setColor(ink)
         button.icon.draw(cr, in: .init(x: start, y: frame.midY - iconSize / 2, width: iconSize, height: iconSize))
-        TextPainter.draw(title, in: .init(x: start + iconSize + 10 * unit, y: frame.midY - font.size * 0.625, width: textWidth + 1, height: font.size * 1.25),
+        TextPainter.draw(title, in: .init(x: start + iconSize + gap, y: frame.midY - font.size * 0.625, width: textWidth + 1, height: font.size * 1.25),
                          font: font, color: ink, alignment: .leading, on: canvas)
-        if let hint = button.keyHint, frame.width > 280 * unit {
+        if showHint, let hint = button.keyHint {
             let hintFont = DisplayFont.caption.scaled(unit)
-            TextPainter.draw(hint, in: .init(x: frame.maxX - 16 * unit - hintWidth, y: frame.midY - hintFont.size * 0.625, width: hintWidth, height: hintFont.size * 1.25),
+            TextPainter.draw(hint, in: .init(x: frame.maxX - padding - hintWidth, y: frame.midY - hintFont.size * 0.625, width: hintWidth, height: hintFont.size * 1.25),
                              font: hintFont, color: ink.opacity(0.6), alignment: .trailing, on: canvas)
         }
     }
