@@ -22,6 +22,7 @@
 #include <cairo.h>
 #include <pango/pangocairo.h>
 #include <linux/input.h>
+#include <sys/ioctl.h>
 
 /* ---- GObject signals: g_signal_connect is a macro, emission is variadic ---- */
 
@@ -119,5 +120,14 @@ static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
 /* ---- The wall display: Pango's scale is a macro ---- */
 
 static inline int c1nk_pango_scale(void) { return PANGO_SCALE; }
+
+/* EVIOCGABS is a macro: the range of an absolute axis of an input device. */
+static inline int c1nk_evdev_abs_range(int fd, unsigned axis, int *minimum, int *maximum) {
+  struct input_absinfo info;
+  if (ioctl(fd, EVIOCGABS(axis), &info) < 0) return -1;
+  *minimum = info.minimum;
+  *maximum = info.maximum;
+  return 0;
+}
 
 #endif

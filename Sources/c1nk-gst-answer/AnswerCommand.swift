@@ -17,6 +17,14 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: \(problem)\n")
             return 1
         }
+        let screens: DisplaySetup
+        do {
+            screens = try DisplaySetup(commandLine, media: &options.media)
+        } catch {
+            stderr.write("c1nk-gst-answer: \(error)\n")
+            return 1
+        }
+        defer { screens.stop() }
         let events: EventLog
         let identity: DeviceIdentity
         let client: SignalClient
@@ -46,6 +54,7 @@ enum AnswerCommand {
             }
         }
         let answerer = Answerer(client: client, options: options, events: events)
+        screens.connect(answerer, events: events)
         var stopping = false
         let stop = { (name: String) in
             guard !stopping else { return }

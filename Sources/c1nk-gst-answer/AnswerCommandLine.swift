@@ -18,6 +18,13 @@ struct AnswerCommandLine {
     var recordTemplate: String?
     /// Media options the user set, which the pipeline must have a place for.
     var givenPlaceholders: [String: String] = [:]
+    /// The wall display: `--screens on|off|auto` (auto: on unless the sink is fakesink).
+    var screens = "auto"
+    var display = WallDisplay.Options()
+    /// `--input`: Linux input devices (or recorded streams) for keys and touch.
+    var inputs: [String] = []
+    /// `--history`: print the ring history and exit.
+    var printHistory = false
 
     static let usage = """
     Usage: c1nk-gst-answer [OPTIONS]
@@ -57,6 +64,16 @@ struct AnswerCommandLine {
       --stun URL|none          STUN server, repeatable (default stun:stun.l.google.com:19302); none for no STUN
       --turn URL               TURN server turn://user:pass@host:port, repeatable
       --ice-local-ip ADDR      gather ICE candidates on this local address, repeatable (127.0.0.1 works)
+
+    Wall display (the C1nk screens around the door's video; never with --pipeline record or audio):
+      --screens on|off|auto    draw the screens (auto, the default: on unless --sink is fakesink)
+      --display-size WxH       the screen's size in pixels (default 1280x800)
+      --building TEXT          the home screen's header (default "BYTOVÝ DOM")
+      --reduce-motion          a static circle instead of the ringing pulse
+      --input PATH|auto        keys and touch from a Linux input device (/dev/input/eventN), repeatable;
+                               auto: every readable keyboard and touchscreen (needs the input group)
+                               keys: Enter/a accept, Esc/r reject, o open, h hang up, m mute
+      --history                print the ring history ($XDG_STATE_HOME/c1nk/history.jsonl) and exit
 
     Output:
       --events PATH|-          write one JSON event per line (- for standard output)
@@ -130,6 +147,18 @@ struct AnswerCommandLine {
                 result.answerer.media.ice.localAddresses.append(address)
             case "--events": result.eventsPath = try reader.value(for: option)
             case "--measure": result.answerer.media.measure = true
+            case "--screens": result.screens = try reader.choice(for: option, ["on", "off", "auto"])
+            case "--display-size":
+                let value = try reader.value(for: option)
+                let parts = value.lowercased().split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2, parts[0] >= 64, parts[1] >= 64, parts[0] <= 8192, parts[1] <= 8192 else {
+                    throw ArgumentReader.UsageError("--display-size takes WIDTHxHEIGHT in pixels such as 1280x800 or 800x480, not '\(value)'")
+                }
+                (result.display.width, result.display.height) = (parts[0], parts[1])
+            case "--building": result.display.building = try nonEmpty(reader.value(for: option), option)
+            case "--reduce-motion": result.display.reduceMotion = true
+            case "--input": result.inputs.append(try nonEmpty(reader.value(for: option), option))
+            case "--history": result.printHistory = true
             default:
                 throw ArgumentReader.UsageError("unknown option \(option)")
             }

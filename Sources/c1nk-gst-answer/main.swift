@@ -13,5 +13,9 @@ if commandLine.help {
     print(AnswerCommandLine.usage)
     exit(0)
 }
+if commandLine.printHistory {
+    print(RingHistory(warn: { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n") }).text(), terminator: "")
+    exit(0)
+}
 GStreamer.initialize()
 exit(commandLine.demo ? Demo.run(commandLine) : AnswerCommand.run(commandLine))

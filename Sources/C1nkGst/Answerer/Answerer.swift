@@ -46,6 +46,9 @@ public final class Answerer {
     public private(set) var isFinished = false
     public var currentCallId: String? { machine.call?.callId }
     public var currentSession: AnswerSession? { session }
+    /// Sees every action of the call state machine as it is performed (the
+    /// wall display follows the microphone's mute this way).
+    public var onAction: ((CallMachine.Action) -> Void)?
 
     private let client: SignalClient
     private let options: Options
@@ -138,7 +141,10 @@ public final class Answerer {
     }
 
     private func handle(_ event: CallMachine.Event) {
-        for action in machine.handle(event) { perform(action) }
+        for action in machine.handle(event) {
+            perform(action)
+            onAction?(action)
+        }
     }
 
     // MARK: - Actions

@@ -124,6 +124,9 @@ public final class WallDisplay {
         onCommand?(control.rawValue)
     }
 
+    /// Input from a sink's navigation events or an input device.
+    public func receive(_ input: NavigationInput) { navigation(input) }
+
     private func navigation(_ input: NavigationInput) {
         switch input {
         case let .press(x, y): press(x: x, y: y)
