@@ -50,7 +50,7 @@ struct CallBenchmark {
             "--latency", String(options.latency), "--measure", "--events", eventsPath,
             "--device-id-file", directory + "/device-id",
         ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
-          + (options.record ? ["--record", directory + "/call.mkv"] : []))
+          + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments)
         let monitor = ProcessMonitor(pid: answerer.processIdentifier)
         guard MainContext.run(timeout: 10, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             answerer.terminate()

@@ -13,6 +13,8 @@ struct IdleFigures: Codable {
 
 struct IdleBenchmark {
     let seconds: Double
+    /// More options for the answerer (the wall display).
+    var arguments: [String] = []
 
     func run() throws -> IdleFigures {
         let server = try SignalServer()
@@ -21,7 +23,7 @@ struct IdleBenchmark {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let answerer = try AnswererProcess.spawn(["--server", server.url, "--device-id-file", directory + "/id",
-                                                  "--sink", "fakesink", "--ringtone", "none"])
+                                                  "--sink", "fakesink", "--ringtone", "none"] + arguments)
         defer { answerer.terminate() }
         guard MainContext.run(timeout: 10, until: { server.connectedAppIds.count == 1 }) else {
             throw BenchError("the answerer did not connect")

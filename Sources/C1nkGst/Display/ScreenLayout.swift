@@ -222,15 +222,15 @@ public struct ScreenLayout: Equatable, Sendable {
         let muteFrame = Rect(x: w / 2 - spacing / 2 - diameter / 2, y: circleTop, width: diameter, height: diameter)
         let hangupFrame = Rect(x: w / 2 + spacing / 2 - diameter / 2, y: circleTop, width: diameter, height: diameter)
         items.append(.button(Button(control: call.muted ? .unmute : .mute, frame: muteFrame, style: .round(active: call.muted),
-                                    icon: call.muted ? .micSlash : .mic, caption: call.muted ? "zapnúť" : "stlmiť", keyHint: "M")))
+                                    icon: call.muted ? .micSlash : .mic, caption: call.muted ? "zapnúť" : "stlmiť")))
         items.append(.button(Button(control: .hangup, frame: hangupFrame, style: .roundDanger, icon: .phoneDown,
-                                    caption: "koniec", keyHint: "H")))
+                                    caption: "koniec")))
 
         let openWidth = min(w - 2 * margin, 560 * unit)
         let openFrame = Rect(x: (w - openWidth) / 2, y: circleTop - 24 * unit - 60 * unit, width: openWidth, height: 60 * unit)
         switch call.notice {
         case .none:
-            items.append(.button(Button(control: .open, frame: openFrame, style: .primary, icon: .lockOpen, title: "OTVORIŤ DVERE", keyHint: "O")))
+            items.append(.button(Button(control: .open, frame: openFrame, style: .primary, icon: .lockOpen, title: "OTVORIŤ DVERE")))
         case .unlocked:
             items.append(.button(Button(control: .open, frame: openFrame, style: .primary, icon: .lockOpen, title: "ODOMKNUTÉ")))
         case .failed:

@@ -111,7 +111,7 @@ public enum ScreenPainter {
             return
         }
         let font = DisplayFont(size: 16, weight: .bold, tracking: 1.2).scaled(unit)
-        let natural = TextPainter.width(of: title, font: font) + 4 * unit
+        let natural = TextPainter.width(of: title, font: font, on: canvas) + 2 * unit
         let padding = 16 * unit, gap = 10 * unit
         // The key hint sits at the right edge when the title still fits beside it.
         let hintWidth = 48 * unit

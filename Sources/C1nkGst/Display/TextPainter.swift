@@ -29,15 +29,9 @@ enum TextPainter {
         pango_cairo_show_layout(cr, layout)
     }
 
-    /// The natural width of `string` in pixels.
-    static func width(of string: String, font: DisplayFont) -> Double {
-        let surface = cairo_image_surface_create(CAIRO_FORMAT_A8, 1, 1)
-        let cr = cairo_create(surface)
-        defer {
-            cairo_destroy(cr)
-            cairo_surface_destroy(surface)
-        }
-        guard let layout = makeLayout(cr!, string, font: font) else { return 0 }
+    /// The natural width of `string` in pixels, as drawn on `canvas`.
+    static func width(of string: String, font: DisplayFont, on canvas: Canvas) -> Double {
+        guard let layout = makeLayout(canvas.cr, string, font: font) else { return 0 }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
         var logical = PangoRectangle()
         pango_layout_get_pixel_extents(layout, nil, &logical)
