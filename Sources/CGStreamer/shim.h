@@ -21,6 +21,7 @@
 #include <gst/video/navigation.h>
 #include <cairo.h>
 #include <pango/pangocairo.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <linux/input.h>
 #include <sys/ioctl.h>
 

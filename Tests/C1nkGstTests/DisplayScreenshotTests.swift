@@ -47,7 +47,7 @@ final class DisplayScreenshotTests: XCTestCase {
     /// as a call's pipeline does.
     func makeDoorVideo(_ display: WallDisplay) throws -> UnsafeMutablePointer<GstElement> {
         var error: UnsafeMutablePointer<GError>?
-        let pipeline = gst_parse_launch("videotestsrc is-live=true pattern=smpte ! video/x-raw,width=640,height=360,framerate=30/1 ! \(display.pipeline.callSink) sync=false", &error)!
+        let pipeline = gst_parse_launch("videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=640,height=360,framerate=30/1 ! \(display.pipeline.callSink) sync=false", &error)!
         XCTAssertNil(error)
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
         return pipeline

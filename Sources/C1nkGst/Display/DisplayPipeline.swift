@@ -4,17 +4,18 @@ import Foundation
 /// The wall display's one pipeline, alive as long as the process: the screen
 /// never goes black between calls and a kmssink sets its mode once.
 ///
-///     intervideosrc (the call's video)   ─ sink_0 ─┐
-///     appsrc ! imagefreeze (base, panel) ─ sink_1 ─┤
-///     appsrc ! imagefreeze (pulse ring)  ─ sink_2 ─┼─ compositor ! video/x-raw,WxH,30 fps ! {sink}
-///     appsrc ! imagefreeze (pulse ring)  ─ sink_3 ─┤
-///     appsrc ! imagefreeze (overlay)     ─ sink_4 ─┘
+///     intervideosrc (the call's video) ─────────────────── sink_0 ─┐
+///     appsrc ! videoconvert ! imagefreeze (base, panel) ── sink_1 ─┴─ compositor (I420, WxH, 30 fps)
+///       ! gdkpixbufoverlay (pulse) ! gdkpixbufoverlay (pulse)
+///       ! gdkpixbufoverlay (overlay, top band) ! gdkpixbufoverlay (overlay, bottom band)
+///       ! queue ! videoconvert ! {sink}
 ///
 /// Each call's pipeline ends in `intervideosink channel=…` (`callSink`), so
 /// the call's video joins when the call starts and leaves when it ends
-/// without touching this pipeline. Swift pushes a picture per state change;
-/// the compositor blends, and the pulse is animated by GStreamer controllers
-/// on the compositor pads, both per frame in native code.
+/// without touching this pipeline. The video stays in I420 (no conversion to
+/// RGB per frame); Swift pushes a picture per state change, converted once;
+/// the overlays blend only their own rectangles, and the pulse is animated by
+/// GStreamer controllers on two overlays, per frame in native code.
 public final class DisplayPipeline {
     public let width: Int
     public let height: Int
@@ -29,7 +30,8 @@ public final class DisplayPipeline {
     private let pipeline: UnsafeMutablePointer<GstElement>
     private let mixer: UnsafeMutablePointer<GstElement>
     private var pads: [Layer: UnsafeMutablePointer<GstPad>] = [:]
-    private var sources: [Layer: UnsafeMutablePointer<GstElement>] = [:]
+    private var base: UnsafeMutablePointer<GstElement>
+    private var overlays: [Layer: UnsafeMutablePointer<GstElement>] = [:]
     private var busWatch: BusWatch?
     private var pulse: PulseAnimation?
     private var stopped = false
@@ -37,8 +39,9 @@ public final class DisplayPipeline {
     private static var channels = 0
 
     enum Layer: Int, CaseIterable {
-        case video = 0, base, pulseA, pulseB, overlay
-        var name: String { ["video", "base", "pulse-a", "pulse-b", "overlay"][rawValue] }
+        case video = 0, base, pulseA, pulseB, overlayTop, overlayBottom
+        var name: String { ["video", "base", "pulse-a", "pulse-b", "overlay-top", "overlay-bottom"][rawValue] }
+        static let overlaid: [Layer] = [.pulseA, .pulseB, .overlayTop, .overlayBottom]
     }
 
     /// Builds and starts the display on `sink` (an element name or a bin
@@ -46,45 +49,42 @@ public final class DisplayPipeline {
     public init(sink: String, width: Int, height: Int, framesPerSecond: Int = 30) throws {
         GStreamer.initialize()
         for (element, package) in [("compositor", "gstreamer1.0-plugins-base"), ("intervideosrc", "gstreamer1.0-plugins-bad"),
-                                   ("imagefreeze", "gstreamer1.0-plugins-good")] where !GStreamer.hasElement(element) {
+                                   ("imagefreeze", "gstreamer1.0-plugins-good"), ("gdkpixbufoverlay", "gstreamer1.0-plugins-good")]
+        where !GStreamer.hasElement(element) {
             throw MediaError.missingElement(element, package: package)
         }
-        self.width = max(16, width)
-        self.height = max(16, height)
+        self.width = max(16, width) & ~1
+        self.height = max(16, height) & ~1
         self.framesPerSecond = max(1, framesPerSecond)
         Self.channels += 1
         let channel = "c1nk-display-\(getpid())-\(Self.channels)"
         callSink = "intervideosink channel=\(channel)"
-        let layers = Layer.allCases.dropFirst().map { layer in
-            "appsrc name=display-\(layer.name) is-live=true format=time do-timestamp=true ! imagefreeze allow-replace=true is-live=true ! mix.sink_\(layer.rawValue)"
-        }
+        let overlays = Layer.overlaid.map { "gdkpixbufoverlay name=display-\($0.name)" }.joined(separator: " ! ")
         let description = """
-        compositor name=mix background=black ! video/x-raw,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1 ! queue max-size-buffers=2 leaky=downstream ! \(sink)
+        compositor name=mix background=black ! video/x-raw,format=I420,colorimetry=bt709,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1
+          ! \(overlays) ! queue max-size-buffers=2 leaky=downstream ! videoconvert ! \(sink)
         intervideosrc name=display-video channel=\(channel) ! mix.sink_0
-        \(layers.joined(separator: "\n"))
+        appsrc name=display-base is-live=true format=time do-timestamp=true ! videoconvert ! video/x-raw,format=I420,colorimetry=bt709
+          ! imagefreeze allow-replace=true is-live=true ! mix.sink_1
         """
         let bin = try PipelineBin.make(description, name: "display")
         pipeline = gst_pipeline_new("c1nk-display")
         gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
         gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
         mixer = Gst.find("mix", in: pipeline)!
-        for layer in Layer.allCases {
+        base = Gst.find("display-base", in: pipeline)!
+        for layer in [Layer.video, .base] {
             let pad = gst_element_get_static_pad(mixer, "sink_\(layer.rawValue)")!
             pads[layer] = pad
             let object = UnsafeMutableRawPointer(pad)
             ObjectProperty.set(object, "zorder", "\(layer.rawValue)")
             ObjectProperty.set(object, "alpha", "0")
-            if layer != .pulseA && layer != .pulseB {
-                ObjectProperty.set(object, "width", "\(self.width)")
-                ObjectProperty.set(object, "height", "\(self.height)")
-            }
+            ObjectProperty.set(object, "width", "\(self.width)")
+            ObjectProperty.set(object, "height", "\(self.height)")
             if layer == .video { ObjectProperty.set(object, "sizing-policy", "keep-aspect-ratio") }
-            if layer != .video { sources[layer] = Gst.find("display-\(layer.name)", in: pipeline) }
         }
-        // Every layer starts with a picture: the compositor waits for data
-        // on each pad before its first frame.
-        let clear = Picture(width: 16, height: 16, hasAlpha: true, bytes: [UInt8](repeating: 0, count: 16 * 16 * 4))
-        for layer in [Layer.pulseA, .pulseB, .overlay] { push(clear, to: layer) }
+        for layer in Layer.overlaid { self.overlays[layer] = Gst.find("display-\(layer.name)", in: pipeline) }
+        for layer in Layer.overlaid { setPixbuf(layer, nil) }
         watchNavigation()
         busWatch = BusWatch(pipeline) { [weak self] message in self?.busMessage(message) }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
@@ -103,7 +103,8 @@ public final class DisplayPipeline {
         busWatch?.remove()
         gst_element_set_state(pipeline, GST_STATE_NULL)
         pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
-        sources.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
+        overlays.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
+        gst_object_unref(UnsafeMutableRawPointer(base))
         gst_object_unref(UnsafeMutableRawPointer(mixer))
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
@@ -114,7 +115,7 @@ public final class DisplayPipeline {
     /// video behind them when the layout wants it, and the pulse.
     public func show(_ layout: ScreenLayout, layers: ScreenPainter.Layers) {
         guard !stopped else { return }
-        push(layers.base, to: .base)
+        pushBase(layers.base)
         switch layout.background {
         case .panel:
             setAlpha(.video, 0)
@@ -123,11 +124,16 @@ public final class DisplayPipeline {
             setAlpha(.video, 1)
             setAlpha(.base, veil)
         }
-        if let overlay = layers.overlay {
-            push(overlay, to: .overlay)
-            setAlpha(.overlay, 1)
-        } else {
-            setAlpha(.overlay, 0)
+        let bands = layers.overlay.map { OverlayBands.split($0) } ?? []
+        for (index, layer) in [Layer.overlayTop, .overlayBottom].enumerated() {
+            if index < bands.count {
+                let band = bands[index]
+                setPixbuf(layer, band.picture)
+                ObjectProperty.set(UnsafeMutableRawPointer(overlays[layer]!), "offset-x", "\(band.x)")
+                ObjectProperty.set(UnsafeMutableRawPointer(overlays[layer]!), "offset-y", "\(band.y)")
+            } else {
+                setPixbuf(layer, nil)
+            }
         }
         showPulse(layout.pulse)
     }
@@ -139,48 +145,65 @@ public final class DisplayPipeline {
         pulseShown = spec
         pulse = nil
         guard let spec else {
-            setAlpha(.pulseA, 0)
-            setAlpha(.pulseB, 0)
+            setPixbuf(.pulseA, nil)
+            setPixbuf(.pulseB, nil)
             return
         }
         let ring = ScreenPainter.pulseRing(diameter: Int(spec.toDiameter.rounded()))
-        push(ring, to: .pulseA)
-        push(ring, to: .pulseB)
+        setPixbuf(.pulseA, ring)
+        setPixbuf(.pulseB, ring)
         if spec.animated {
             let running = gst_element_get_current_running_time(mixer)
             let now = running == GstClockTime.max ? 0 : Double(running) / 1_000_000_000
-            pulse = PulseAnimation(pads: [pads[.pulseA]!, pads[.pulseB]!], spec: spec, now: now)
+            pulse = PulseAnimation(elements: [overlays[.pulseA]!, overlays[.pulseB]!], spec: spec, now: now)
         } else {
             // --reduce-motion: one static circle between the two sizes.
             let diameter = Int(((spec.fromDiameter + spec.toDiameter) / 2).rounded())
-            place(.pulseA, centerX: spec.centerX, centerY: spec.centerY, diameter: diameter, alpha: 0.5)
-            setAlpha(.pulseB, 0)
+            let object = UnsafeMutableRawPointer(overlays[.pulseA]!)
+            ObjectProperty.set(object, "overlay-width", "\(diameter)")
+            ObjectProperty.set(object, "overlay-height", "\(diameter)")
+            ObjectProperty.set(object, "offset-x", "\(max(0, Int(spec.centerX) - diameter / 2))")
+            ObjectProperty.set(object, "offset-y", "\(max(0, Int(spec.centerY) - diameter / 2))")
+            ObjectProperty.set(object, "alpha", "0.5")
+            setPixbuf(.pulseB, nil)
         }
-    }
-
-    private func place(_ layer: Layer, centerX: Double, centerY: Double, diameter: Int, alpha: Double) {
-        let object = UnsafeMutableRawPointer(pads[layer]!)
-        ObjectProperty.set(object, "width", "\(diameter)")
-        ObjectProperty.set(object, "height", "\(diameter)")
-        ObjectProperty.set(object, "xpos", "\(Int(centerX) - diameter / 2)")
-        ObjectProperty.set(object, "ypos", "\(Int(centerY) - diameter / 2)")
-        setAlpha(layer, alpha)
     }
 
     private func setAlpha(_ layer: Layer, _ alpha: Double) {
         ObjectProperty.set(UnsafeMutableRawPointer(pads[layer]!), "alpha", String(format: "%.3f", alpha))
     }
 
-    /// Hands a still picture to a layer's `imagefreeze`, which repeats it at
-    /// the display's frame rate until the next one.
-    private func push(_ picture: Picture, to layer: Layer) {
-        guard let source = sources[layer] else { return }
-        let appsrc = UnsafeMutableRawPointer(source).assumingMemoryBound(to: GstAppSrc.self)
+    /// Hands the base picture to its `imagefreeze` (through one conversion to
+    /// I420), which repeats it at the display's frame rate until the next one.
+    private func pushBase(_ picture: Picture) {
+        let appsrc = UnsafeMutableRawPointer(base).assumingMemoryBound(to: GstAppSrc.self)
         let caps = gst_caps_from_string(picture.caps)
         gst_app_src_set_caps(appsrc, caps)
         gst_caps_unref(caps)
         let buffer = picture.bytes.withUnsafeBytes { gst_buffer_new_memdup($0.baseAddress, gsize($0.count)) }
         gst_app_src_push_buffer(appsrc, buffer)
+    }
+
+    /// A single transparent pixel: what a hidden overlay blends (an overlay
+    /// keeps its last picture when the pixbuf is unset).
+    private static let nothing = Picture(width: 1, height: 1, hasAlpha: true, bytes: [0, 0, 0, 0])
+
+    /// Shows a transparent picture on an overlay element; nil hides it.
+    private func setPixbuf(_ layer: Layer, _ shown: Picture?) {
+        let element = UnsafeMutableRawPointer(overlays[layer]!)
+        let picture = shown ?? Self.nothing
+        if shown == nil {
+            for property in ["offset-x", "offset-y", "overlay-width", "overlay-height"] { ObjectProperty.set(element, property, "0") }
+        }
+        // GdkPixbuf wants RGBA with straight alpha; the picture is BGRA.
+        var rgba = picture.bytes
+        for index in stride(from: 0, to: rgba.count, by: 4) { rgba.swapAt(index, index + 2) }
+        let bytes = rgba.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 1, 8, Int32(picture.width), Int32(picture.height), Int32(picture.width * 4))
+        g_bytes_unref(bytes)
+        c1nk_object_set_pointer(element, "pixbuf", UnsafeMutableRawPointer(pixbuf))
+        g_object_unref(UnsafeMutableRawPointer(pixbuf))
+        ObjectProperty.set(element, "alpha", "1")
     }
 
     // MARK: - Snapshots

@@ -2,8 +2,8 @@ import CGStreamer
 
 /// The ringing pulse of seed §9.8, animated natively: GStreamer controllers
 /// (linear interpolation control sources) drive the size, position and
-/// opacity of two compositor pads, which the compositor samples once per
-/// output frame. Swift lays the curves out once per ring, for the next
+/// opacity of two `gdkpixbufoverlay` elements, which sample them once per
+/// frame. Swift lays the curves out once per ring, for the next
 /// `span` seconds; no Swift runs per frame.
 ///
 /// Each circle grows from `fromDiameter` to `toDiameter` while its opacity
@@ -18,15 +18,16 @@ final class PulseAnimation {
 
     /// `now`: the compositor's current stream time in seconds, where the
     /// first circle starts at its smallest.
-    init(pads: [UnsafeMutablePointer<GstPad>], spec: ScreenLayout.Pulse, now: Double) {
+    init(elements: [UnsafeMutablePointer<GstElement>], spec: ScreenLayout.Pulse, now: Double) {
         let from = spec.fromDiameter, to = spec.toDiameter
-        for (index, pad) in pads.enumerated() {
-            let shift = Self.period / Double(pads.count) * Double(index)
-            let object = UnsafeMutableRawPointer(pad).assumingMemoryBound(to: GstObject.self)
+        for (index, element) in elements.enumerated() {
+            let shift = Self.period / Double(elements.count) * Double(index)
+            let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
+            // A negative offset would count from the other edge: stay at 0 or more.
             let curves: [(String, Double, Double)] = [
-                ("width", from, to), ("height", from, to),
-                ("xpos", spec.centerX - from / 2, spec.centerX - to / 2),
-                ("ypos", spec.centerY - from / 2, spec.centerY - to / 2),
+                ("overlay-width", from, to), ("overlay-height", from, to),
+                ("offset-x", max(0, spec.centerX - from / 2), max(0, spec.centerX - to / 2)),
+                ("offset-y", max(0, spec.centerY - from / 2), max(0, spec.centerY - to / 2)),
                 ("alpha", Self.startOpacity, 0),
             ]
             for (property, start, end) in curves {
