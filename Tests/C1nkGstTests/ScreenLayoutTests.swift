@@ -38,7 +38,7 @@ final class ScreenLayoutTests: XCTestCase {
                     for item in layout.items {
                         let rect: ScreenLayout.Rect
                         switch item {
-                        case .text(_, let r, _, _, _), .icon(_, let r, _), .fill(let r, _, _), .gradient(let r, _, _): rect = r
+                        case .text(_, let r, _, _, _), .haloText(_, let r, _, _, _), .icon(_, let r, _), .fill(let r, _, _), .gradient(let r, _, _): rect = r
                         case .button(let button): rect = button.frame
                         case .circle: continue
                         }

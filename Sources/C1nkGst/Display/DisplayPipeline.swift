@@ -7,7 +7,7 @@ import Foundation
 ///     intervideosrc (the call's video) ─────────────────── sink_0 ─┐
 ///     appsrc ! videoconvert ! imagefreeze (base, panel) ── sink_1 ─┴─ compositor (I420, WxH, 30 fps)
 ///       ! gdkpixbufoverlay (pulse) ! gdkpixbufoverlay (pulse)
-///       ! gdkpixbufoverlay (overlay, top band) ! gdkpixbufoverlay (overlay, bottom band)
+///       ! gdkpixbufoverlay × 6 (the drawing over video, one rectangle each)
 ///       ! queue ! videoconvert ! {sink}
 ///
 /// Each call's pipeline ends in `intervideosink channel=…` (`callSink`), so
@@ -39,9 +39,11 @@ public final class DisplayPipeline {
     private static var channels = 0
 
     enum Layer: Int, CaseIterable {
-        case video = 0, base, pulseA, pulseB, overlayTop, overlayBottom
-        var name: String { ["video", "base", "pulse-a", "pulse-b", "overlay-top", "overlay-bottom"][rawValue] }
-        static let overlaid: [Layer] = [.pulseA, .pulseB, .overlayTop, .overlayBottom]
+        case video = 0, base, pulseA, pulseB, overlay1, overlay2, overlay3, overlay4, overlay5, overlay6
+        var name: String { rawValue < 4 ? ["video", "base", "pulse-a", "pulse-b"][rawValue] : "overlay-\(rawValue - 3)" }
+        static let overlaid: [Layer] = [.pulseA, .pulseB] + drawing
+        /// The overlays that carry the screen's drawing over video, one rectangle each.
+        static let drawing: [Layer] = [.overlay1, .overlay2, .overlay3, .overlay4, .overlay5, .overlay6]
     }
 
     /// Builds and starts the display on `sink` (an element name or a bin
@@ -124,8 +126,8 @@ public final class DisplayPipeline {
             setAlpha(.video, 1)
             setAlpha(.base, veil)
         }
-        let bands = layers.overlay.map { OverlayBands.split($0) } ?? []
-        for (index, layer) in [Layer.overlayTop, .overlayBottom].enumerated() {
+        let bands = layers.overlay.map { OverlayBands.split($0, limit: Layer.drawing.count) } ?? []
+        for (index, layer) in Layer.drawing.enumerated() {
             if index < bands.count {
                 let band = bands[index]
                 setPixbuf(layer, band.picture)

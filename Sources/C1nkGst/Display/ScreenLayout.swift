@@ -53,6 +53,8 @@ public struct ScreenLayout: Equatable, Sendable {
         /// Vertical gradient from `top` to `bottom` colour.
         case gradient(Rect, top: DisplayColor, bottom: DisplayColor)
         case text(String, Rect, DisplayFont, DisplayColor, Alignment)
+        /// Text with a dark halo, legible over any video without a scrim.
+        case haloText(String, Rect, DisplayFont, DisplayColor, Alignment)
         case icon(Icon, Rect, DisplayColor)
         case button(Button)
     }
@@ -191,20 +193,17 @@ public struct ScreenLayout: Equatable, Sendable {
     private mutating func layOutCall(_ call: DisplayMachine.InCall) {
         let showing = call.picture == .showing
         background = showing ? .video(veil: 0) : .panel
-        if showing {
-            let top = h * 0.45
-            items.append(.gradient(Rect(x: 0, y: top, width: w, height: h - top), top: DisplayColor.black.opacity(0), bottom: DisplayColor.black.opacity(0.65)))
-            // The door name stays readable over a bright picture.
-            let band = margin * 2 + lineHeight(.overline)
-            items.append(.gradient(Rect(x: 0, y: 0, width: w, height: band), top: DisplayColor.black.opacity(0.5), bottom: DisplayColor.black.opacity(0)))
-        }
         if call.picture == .none {
             let iconSize = 56 * unit
             let centerY = h * 0.32
             items.append(.icon(.house, Rect(x: w / 2 - iconSize / 2, y: centerY - iconSize / 2, width: iconSize, height: iconSize), .textDim))
             text("Bez obrazu", x: margin, y: centerY + iconSize / 2 + 12 * unit, width: w - 2 * margin, .title, .textDim, .center)
         }
-        text(call.door.uppercased(), x: margin, y: margin, width: w * 0.6, .overline, .text)
+        // Over the door's video, text carries a dark halo. (A full-width
+        // bottom gradient, as on the phone, would be blended in software per
+        // frame over a third of the screen: a quarter of a core here.)
+        items.append(.haloText(call.door.uppercased(), Rect(x: margin, y: margin, width: w * 0.6, height: lineHeight(.overline)),
+                               font(.overline), .text, .leading))
         if call.muted {
             let pillHeight = lineHeight(.overline) + 12 * unit
             let pillWidth = 124 * unit

@@ -69,6 +69,8 @@ public enum ScreenPainter {
                 cairo_pattern_destroy(pattern)
             case let .text(string, rect, font, color, alignment):
                 TextPainter.draw(string, in: rect, font: font, color: color, alignment: alignment, on: canvas)
+            case let .haloText(string, rect, font, color, alignment):
+                TextPainter.draw(string, in: rect, font: font, color: color, alignment: alignment, halo: 2 * unit, on: canvas)
             case let .icon(icon, rect, color):
                 canvas.setColor(color)
                 icon.draw(cr, in: rect)
@@ -106,7 +108,7 @@ public enum ScreenPainter {
             if let caption = button.caption {
                 let font = DisplayFont.caption.scaled(unit)
                 TextPainter.draw(caption, in: .init(x: frame.midX - 60 * unit, y: frame.maxY + 6 * unit, width: 120 * unit, height: font.size * 1.25),
-                                 font: font, color: .textDim, alignment: .center, on: canvas)
+                                 font: font, color: .text, alignment: .center, halo: 2 * unit, on: canvas)
             }
             return
         }

@@ -5,7 +5,7 @@ import CGStreamer
 /// never drawn outside its rectangle.
 enum TextPainter {
     static func draw(_ string: String, in rect: ScreenLayout.Rect, font: DisplayFont, color: DisplayColor,
-                     alignment: ScreenLayout.Alignment, on canvas: Canvas) {
+                     alignment: ScreenLayout.Alignment, halo: Double = 0, on canvas: Canvas) {
         let cr = canvas.cr
         guard let layout = makeLayout(cr, string, font: font) else { return }
         defer { g_object_unref(UnsafeMutableRawPointer(layout)) }
@@ -24,8 +24,18 @@ enum TextPainter {
         defer { cairo_restore(cr) }
         cairo_rectangle(cr, rect.x, rect.y - rect.height * 0.25, rect.width, rect.height * 1.5)
         cairo_clip(cr)
-        canvas.setColor(color)
         cairo_move_to(cr, rect.x, rect.y + (rect.height - Double(logical.height)) / 2)
+        if halo > 0 {
+            cairo_save(cr)
+            pango_cairo_layout_path(cr, layout)
+            canvas.setColor(DisplayColor.black.opacity(0.55))
+            cairo_set_line_width(cr, halo)
+            cairo_set_line_join(cr, CAIRO_LINE_JOIN_ROUND)
+            cairo_stroke(cr)
+            cairo_restore(cr)
+            cairo_move_to(cr, rect.x, rect.y + (rect.height - Double(logical.height)) / 2)
+        }
+        canvas.setColor(color)
         pango_cairo_show_layout(cr, layout)
     }
 
