@@ -14,6 +14,8 @@ struct CallFigures: Codable {
     var ringToMediaConnectedMs: Double?
     var acceptToAudioMs: Double?
     var cpuPercent: Double
+    /// Of which the wall display's threads (with --screens).
+    var displayCPUPercent: Double?
     var peakRSSMB: Double
     var framesDecoded: Int
     var framesExpected: Int
@@ -98,6 +100,7 @@ struct CallBenchmark {
             ringToMediaConnectedMs: pair(ringAt, events.time("media-connected")).map { ($1 - $0) * 1000 },
             acceptToAudioMs: acceptToAudio,
             cpuPercent: monitor.cpuPercent(since: mediaStart ?? 0),
+            displayCPUPercent: options.screens == nil ? nil : monitor.displayCPUPercent(since: mediaStart ?? 0),
             peakRSSMB: Double(monitor.peakRSSBytes) / 1_048_576,
             framesDecoded: measurements["framesDecoded"] as? Int ?? 0,
             framesExpected: Int(mediaSeconds * 30),

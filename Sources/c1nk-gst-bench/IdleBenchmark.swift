@@ -5,6 +5,8 @@ import Foundation
 struct IdleFigures: Codable {
     var seconds: Double
     var cpuPercent: Double
+    /// Of which the wall display's threads (with --screens).
+    var displayCPUPercent: Double?
     var rssMB: Double
     /// Of which private (not shared library pages).
     var privateRSSMB: Double
@@ -33,6 +35,7 @@ struct IdleBenchmark {
         MainContext.spin(seconds)
         guard let end = ProcessSample(pid: answerer.processIdentifier) else { throw BenchError("the answerer exited") }
         return IdleFigures(seconds: seconds, cpuPercent: ProcessSample.cpuPercent(from: start, to: end),
+                           displayCPUPercent: arguments.isEmpty ? nil : ProcessSample.displayCPUPercent(from: start, to: end),
                            rssMB: Double(end.rssBytes) / 1_048_576, privateRSSMB: Double(end.anonymousRSSBytes) / 1_048_576,
                            wakeupsPerSecond: Double(end.contextSwitches - start.contextSwitches) / (end.time - start.time))
     }

@@ -16,6 +16,10 @@ import Foundation
 /// RGB per frame); Swift pushes a picture per state change, converted once;
 /// the overlays blend only their own rectangles, and the pulse is animated by
 /// GStreamer controllers on two overlays, per frame in native code.
+///
+/// Every element that runs per frame is named `display-…`, so its streaming
+/// threads are too (`display-mix:src`, `display-queue:s`…): the benchmark
+/// adds up their CPU time as the display's cost.
 public final class DisplayPipeline {
     public let width: Int
     public let height: Int
@@ -63,17 +67,17 @@ public final class DisplayPipeline {
         callSink = "intervideosink channel=\(channel)"
         let overlays = Layer.overlaid.map { "gdkpixbufoverlay name=display-\($0.name)" }.joined(separator: " ! ")
         let description = """
-        compositor name=mix background=black ! video/x-raw,format=I420,colorimetry=bt709,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1
-          ! \(overlays) ! queue max-size-buffers=2 leaky=downstream ! videoconvert ! \(sink)
-        intervideosrc name=display-video channel=\(channel) ! mix.sink_0
+        compositor name=display-mix background=black ! video/x-raw,format=I420,colorimetry=bt709,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1
+          ! \(overlays) ! queue name=display-queue max-size-buffers=2 leaky=downstream ! videoconvert ! \(sink)
+        intervideosrc name=display-video channel=\(channel) ! display-mix.sink_0
         appsrc name=display-base is-live=true format=time do-timestamp=true ! videoconvert ! video/x-raw,format=I420,colorimetry=bt709
-          ! imagefreeze allow-replace=true is-live=true ! mix.sink_1
+          ! imagefreeze name=display-freeze allow-replace=true is-live=true ! display-mix.sink_1
         """
         let bin = try PipelineBin.make(description, name: "display")
         pipeline = gst_pipeline_new("c1nk-display")
         gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
         gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
-        mixer = Gst.find("mix", in: pipeline)!
+        mixer = Gst.find("display-mix", in: pipeline)!
         base = Gst.find("display-base", in: pipeline)!
         for layer in [Layer.video, .base] {
             let pad = gst_element_get_static_pad(mixer, "sink_\(layer.rawValue)")!
