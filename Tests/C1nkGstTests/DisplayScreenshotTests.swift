@@ -55,7 +55,7 @@ final class DisplayScreenshotTests: XCTestCase {
 
     /// Waits for frames showing the current scene and reads the last one back.
     func capture(_ display: WallDisplay, _ name: String) throws -> RGBImage {
-        MainContext.spin(0.4)
+        MainContext.spin(DisplayPipeline.stillAfter + 0.3)
         let png = try XCTUnwrap(display.pipeline.lastFrame(as: "image/png"), "no frame reached the sink")
         try png.write(to: Self.screensDirectory.appendingPathComponent("\(name)-\(display.pipeline.width)x\(display.pipeline.height).png"))
         let raw = try XCTUnwrap(display.pipeline.lastFrame(as: "video/x-raw,format=RGB,pixel-aspect-ratio=1/1"))
@@ -70,9 +70,15 @@ final class DisplayScreenshotTests: XCTestCase {
         defer { display.stop() }
         let idle = try capture(display, "idle")
         XCTAssertGreaterThan(idle.fraction(of: .panel), 0.8, "the panel colour fills most of the idle screen")
+        XCTAssertTrue(display.pipeline.isPaused, "a still screen stops producing frames")
+        let header = ScreenLayout(scene: display.scene, width: width, height: height).items.compactMap { item -> ScreenLayout.Rect? in
+            if case let .text(text, rect, _, _, _) = item, !text.isEmpty { return rect } else { return nil }
+        }
+        for rect in header { XCTAssertLessThan(idle.fraction(of: .panel, in: rect), 0.97, "text is drawn in \(rect)") }
 
         display.handle(.ringing(door: "Hlavný vchod"))
         let ringing = try capture(display, "ringing")
+        XCTAssertFalse(display.pipeline.isPaused, "the pulse moves")
         let accept = try XCTUnwrap(display.layout.frame(of: .accept))
         XCTAssertGreaterThan(ringing.fraction(of: .green, in: accept), 0.5)
 

@@ -106,6 +106,7 @@ public final class DisplayPipeline {
         guard !stopped else { return }
         stopped = true
         pulse = nil
+        pauseTimer = nil
         busWatch?.remove()
         gst_element_set_state(pipeline, GST_STATE_NULL)
         pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
@@ -121,6 +122,7 @@ public final class DisplayPipeline {
     /// video behind them when the layout wants it, and the pulse.
     public func show(_ layout: ScreenLayout, layers: ScreenPainter.Layers) {
         guard !stopped else { return }
+        resume()
         pushBase(layers.base)
         switch layout.background {
         case .panel:
@@ -142,6 +144,31 @@ public final class DisplayPipeline {
             }
         }
         showPulse(layout.pulse)
+        // A still screen (home, the end screens, "Bez pripojenia") needs no
+        // frames once it is up: the pipeline pauses and the sink keeps showing
+        // its last frame, until the next change (the clock, a ring).
+        let still = layout.background == .panel && !(layout.pulse?.animated ?? false)
+        pauseTimer = still ? GLibTimer(after: Self.stillAfter) { [weak self] in self?.pause() } : nil
+    }
+
+    /// How long a still screen keeps running before the pipeline pauses:
+    /// long enough for the new picture to reach the sink.
+    public static var stillAfter = 0.6
+    /// Whether the pipeline is paused on a still screen.
+    public private(set) var isPaused = false
+    private var pauseTimer: GLibTimer?
+
+    private func pause() {
+        guard !stopped, !isPaused else { return }
+        isPaused = true
+        gst_element_set_state(pipeline, GST_STATE_PAUSED)
+    }
+
+    private func resume() {
+        pauseTimer = nil
+        guard !stopped, isPaused else { return }
+        isPaused = false
+        gst_element_set_state(pipeline, GST_STATE_PLAYING)
     }
 
     private var pulseShown: ScreenLayout.Pulse?
