@@ -1,7 +1,7 @@
 import Foundation
 
-/// Where the pipeline descriptions shipped with c1nk-gst are found, in order:
-/// `$C1NK_PIPELINES_DIR`; the resource bundle SwiftPM puts next to the
+/// Where the pipeline descriptions shipped with c1nk-gst are found:
+/// `$C1NK_PIPELINES_DIR` alone when set; otherwise, in order, the resource bundle SwiftPM puts next to the
 /// executable (`swift run`, `swift build`; copy it along when installing);
 /// `../share/c1nk-gst/pipelines` beside the executable's folder (an installed
 /// layout); the source tree this was built from.
@@ -14,7 +14,8 @@ public enum ShippedPipelines {
 
     public static func candidates() -> [String] {
         var result: [String] = []
-        if let override = ProcessInfo.processInfo.environment["C1NK_PIPELINES_DIR"] { result.append(override) }
+        // A folder set on purpose is the only one looked in: a wrong one is said, not papered over.
+        if let override = ProcessInfo.processInfo.environment["C1NK_PIPELINES_DIR"], !override.isEmpty { return [override] }
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
             let folder = (executable as NSString).deletingLastPathComponent
             result.append(folder + "/" + bundleName)

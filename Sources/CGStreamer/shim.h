@@ -50,6 +50,14 @@ static inline GArray *c1nk_emit_get_transceivers(gpointer webrtcbin) {
   return result;
 }
 
+/* "add-transceiver" (direction, caps) returns a new reference to the transceiver. */
+static inline gpointer c1nk_emit_add_transceiver(gpointer webrtcbin, GstWebRTCRTPTransceiverDirection direction,
+                                                 GstCaps *caps) {
+  GstWebRTCRTPTransceiver *result = NULL;
+  g_signal_emit_by_name(webrtcbin, "add-transceiver", direction, caps, &result);
+  return result;
+}
+
 static inline gboolean c1nk_emit_string_returns_bool(gpointer instance, const char *signal,
                                                      const char *value) {
   gboolean ok = FALSE;
@@ -130,5 +138,60 @@ static inline int c1nk_evdev_abs_range(int fd, unsigned axis, int *minimum, int 
   *maximum = info.maximum;
   return 0;
 }
+
+/* ---- Branch guard: a failing side branch (the recording) must not stop the call ----
+ * An element error inside the branch makes its streaming thread return
+ * GST_FLOW_ERROR upstream, and a tee passes that on to the whole pipeline.
+ * The guard's bus sync handler sees the error in the posting thread, before
+ * the flow return travels up, and from then on its pad probes at the branch's
+ * entry drop buffers (so the tee gets GST_FLOW_OK). Plain C: it runs per
+ * buffer. Elements are compared by address only, never dereferenced. */
+typedef struct {
+  gint failed;
+  guint count;
+  gpointer elements[32];
+} C1nkBranchGuard;
+
+static inline void c1nk_branch_guard_release(gpointer guard) { g_atomic_rc_box_release(guard); }
+
+static inline GstBusSyncReply c1nk_branch_guard_sync(GstBus *bus, GstMessage *message, gpointer data) {
+  (void)bus;
+  C1nkBranchGuard *guard = data;
+  if (GST_MESSAGE_TYPE(message) == GST_MESSAGE_ERROR && GST_MESSAGE_SRC(message)) {
+    for (guint i = 0; i < guard->count; i++) {
+      if (GST_MESSAGE_SRC(message) == guard->elements[i] ||
+          gst_object_has_as_ancestor(GST_MESSAGE_SRC(message), guard->elements[i])) {
+        g_atomic_int_set(&guard->failed, 1);
+      }
+    }
+  }
+  return GST_BUS_PASS;
+}
+
+static inline GstPadProbeReturn c1nk_branch_guard_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad; (void)info;
+  C1nkBranchGuard *guard = data;
+  return g_atomic_int_get(&guard->failed) ? GST_PAD_PROBE_DROP : GST_PAD_PROBE_OK;
+}
+
+/* A guard for `count` elements (at most 32) on `pipeline`'s bus; returns NULL
+ * when the bus already has a sync handler. Released with the bus. */
+static inline C1nkBranchGuard *c1nk_branch_guard_new(GstElement *pipeline, GstElement **elements, guint count) {
+  C1nkBranchGuard *guard = g_atomic_rc_box_new0(C1nkBranchGuard);
+  guard->count = MIN(count, 32);
+  for (guint i = 0; i < guard->count; i++) guard->elements[i] = elements[i];
+  GstBus *bus = gst_element_get_bus(pipeline);
+  gst_bus_set_sync_handler(bus, c1nk_branch_guard_sync, guard, c1nk_branch_guard_release);
+  gst_object_unref(bus);
+  return guard;
+}
+
+/* Drops the buffers pushed through `pad` once the guard's branch failed. */
+static inline gulong c1nk_branch_guard_add_probe(C1nkBranchGuard *guard, GstPad *pad) {
+  return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST,
+                           c1nk_branch_guard_probe, g_atomic_rc_box_acquire(guard), c1nk_branch_guard_release);
+}
+
+static inline gboolean c1nk_branch_guard_failed(C1nkBranchGuard *guard) { return g_atomic_int_get(&guard->failed); }
 
 #endif

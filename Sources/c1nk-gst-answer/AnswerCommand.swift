@@ -1,8 +1,10 @@
 import C1nkGst
+import Foundation
 import Glibc
 
-/// Wires the long-running answerer: identity, signaling, events, Unix signals
-/// and standard input, then runs the main context until done.
+/// Wires the long-running answerer: identity, signaling, events, Unix signals,
+/// standard input, the control socket, retention and systemd notifications,
+/// then runs the main context until done.
 enum AnswerCommand {
     static func run(_ commandLine: AnswerCommandLine) -> Int32 {
         let stderr = FileOutput.standardError
@@ -10,69 +12,144 @@ enum AnswerCommand {
         do {
             options.media = try loadMedia(commandLine)
         } catch {
-            stderr.write("c1nk-gst-answer: \(error)\n")
-            return 2
+            stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
+            return exitCode(for: error)
         }
         if options.media.resolvedPipelineUses("sink"), let problem = SinkCheck.problem(opening: options.media.videoSink) {
-            stderr.write("c1nk-gst-answer: \(problem)\n")
+            stderr.write("c1nk-gst-answer: \(problem)\n", priority: .error)
             return 1
         }
         let screens: DisplaySetup
         do {
             screens = try DisplaySetup(commandLine, media: &options.media)
         } catch {
-            stderr.write("c1nk-gst-answer: \(error)\n")
+            stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
         }
         defer { screens.stop() }
+        var retention: RecordingRetention?
+        if let target = options.media.recording {
+            do {
+                retention = try RecordingRetention(policy: commandLine.retention, template: target.template)
+            } catch {
+                stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
+                return 2
+            }
+        } else if commandLine.retention.deletes {
+            stderr.write("c1nk-gst-answer: --keep-days and --keep-gb apply to recordings: give --record PATH too\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
+            return 2
+        }
         let events: EventLog
         let identity: DeviceIdentity
         let client: SignalClient
+        var control: ControlServer?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
-            identity = try DeviceIdentity.loadOrCreate(at: path) { stderr.write("c1nk-gst-answer: warning: \($0)\n") }
+            identity = try DeviceIdentity.loadOrCreate(at: path) { stderr.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }
             var configuration = SignalClient.Configuration(url: commandLine.server, deviceId: identity.id)
             configuration.bundleId = commandLine.bundleId
             configuration.trustedCAFile = commandLine.trustedCAFile
             client = try SignalClient(configuration)
+            control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
         } catch {
-            stderr.write("c1nk-gst-answer: \(error)\n")
+            stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
         }
         client.onDeviceIdAssigned = { id in
             do { _ = try DeviceIdentity.store(id, at: identity.path) } catch {
-                stderr.write("c1nk-gst-answer: warning: \(error)\n")
+                stderr.write("c1nk-gst-answer: warning: \(error)\n", priority: .warning)
             }
         }
 
-        if !commandLine.quiet {
-            events.onEvent = { name, fields in
-                if let line = StatusLine.text(name, fields, manual: options.answerMode == .manual) {
-                    stderr.write("c1nk-gst-answer: \(line)\n")
-                }
+        let notifier = ServiceNotifier()
+        var current = commandLine
+        var recordingsInProgress: Set<String> = []
+        events.onEvent = { name, fields in
+            if !current.quiet, let line = StatusLine.text(name, fields, manual: current.answerer.answerMode == .manual) {
+                stderr.write("c1nk-gst-answer: \(line)\n", priority: name == "error" ? .error : .info)
             }
+            control?.broadcast(fields)
+            switch name {
+            case "registered": notifier.ready(status: StatusLine.text(name, fields, manual: false) ?? "registered")
+            case "ringing", "accepted", "ended", "disconnected", "connect-failed":
+                // `systemctl status` shows what the doorbell is doing.
+                if let line = StatusLine.text(name, fields, manual: false) { notifier.status(line) }
+            case "recording": if let path = fields["path"] as? String { recordingsInProgress.insert(path) }
+            case "recorded": if let path = fields["path"] as? String { recordingsInProgress.remove(path) }
+            default: break
+            }
+            retention?.protected = recordingsInProgress
         }
+        let installRetention = { (r: RecordingRetention?) in
+            r?.onDeleted = { path, reason in events.emit("deleted", fields: ["path": path, "reason": reason.rawValue]) }
+            r?.protected = recordingsInProgress
+        }
+        installRetention(retention)
+        options.beforeRecording = { retention?.prepareForRecording() }
         let answerer = Answerer(client: client, options: options, events: events)
         screens.connect(answerer, events: events)
+        control?.onCommand = { answerer.command($0) }
+
         var stopping = false
         let stop = { (name: String) in
             guard !stopping else { return }
             stopping = true
+            notifier.stopping()
             Log.app.info("\(name): ending the call in progress and stopping")
             answerer.shutdown()
         }
+        let reload = {
+            let outcome = Reload.run(current)
+            for line in outcome.report { stderr.write("c1nk-gst-answer: \(line)\n", priority: outcome.failed ? .error : .notice) }
+            guard let fresh = outcome.settings else {
+                events.emit("error", fields: ["message": outcome.report.joined(separator: "; ")])
+                return
+            }
+            var newOptions = fresh.answerer
+            newOptions.exitAfterCalls = answerer.options.exitAfterCalls
+            newOptions.media.ice = answerer.options.media.ice
+            // The display pipeline lives as long as the process: calls keep sending it their video.
+            if let display = screens.display { newOptions.media.videoSink = display.pipeline.callSink }
+            newOptions.beforeRecording = answerer.options.beforeRecording
+            if let target = newOptions.media.recording {
+                retention = try? RecordingRetention(policy: fresh.retention, template: target.template)
+            } else {
+                retention = nil
+            }
+            installRetention(retention)
+            answerer.options = newOptions
+            current = fresh
+            events.emit("reloaded", fields: ["applied": outcome.applied, "needsRestart": outcome.needsRestart])
+            retention?.sweep()
+        }
         let watches = [UnixSignalWatch(signal: SIGINT) { stop("SIGINT") },
-                       UnixSignalWatch(signal: SIGTERM) { stop("SIGTERM") }]
+                       UnixSignalWatch(signal: SIGTERM) { stop("SIGTERM") },
+                       UnixSignalWatch(signal: SIGHUP) { reload() }]
         // Standard input closing (a service has none) is no reason to exit.
         let input = LineReader(fd: 0, onLine: { line in
-            if let problem = answerer.command(line) { stderr.write("c1nk-gst-answer: \(problem)\n") }
+            if let problem = answerer.command(line) { stderr.write("c1nk-gst-answer: \(problem)\n", priority: .warning) }
         })
+        notifier.startWatchdog()
+        retention?.sweep()
+        let hourly = GLibTimer(after: 3600, repeats: true) { retention?.sweep() }
         answerer.start()
         MainContext.run(poll: nil) { stopping || answerer.isFinished }
-        if !stopping { answerer.shutdown() }
-        withExtendedLifetime((watches, input)) {}
+        if !stopping {
+            notifier.stopping()
+            answerer.shutdown()
+        }
+        control?.stop()
+        withExtendedLifetime((watches, input, hourly, notifier)) {}
         return 0
+    }
+
+    /// A missing plugin or missing shipped pipelines is this machine's
+    /// problem (exit 1, install something); anything else is the user's (2).
+    static func exitCode(for error: Error) -> Int32 {
+        if let error = error as? PipelineError, error.isMissingInstallation { return 1 }
+        if case MediaError.missingElement = error { return 1 }
+        return 2
     }
 }
 
@@ -88,36 +165,14 @@ func loadMedia(_ commandLine: AnswerCommandLine, media: MediaConfiguration? = ni
     return try media.validated()
 }
 
-/// Unbuffered text to a file descriptor.
+/// Unbuffered text to a file descriptor; on standard error under systemd
+/// each line carries its journal priority.
 struct FileOutput {
     let fd: Int32
     static let standardError = FileOutput(fd: 2)
-    func write(_ text: String) {
-        let bytes = Array(text.utf8)
+    func write(_ text: String, priority: Journal.Priority = .info) {
+        let prefix = fd == 2 ? Journal.prefix(priority) : ""
+        let bytes = Array((prefix + text).utf8)
         bytes.withUnsafeBytes { _ = Glibc.write(fd, $0.baseAddress, $0.count) }
-    }
-}
-
-/// What a person at the terminal reads about the events (standard error;
-/// `--events` has them all as JSON).
-enum StatusLine {
-    static func text(_ name: String, _ fields: [String: Any], manual: Bool) -> String? {
-        func field(_ key: String) -> String { fields[key].map { "\($0)" } ?? "?" }
-        switch name {
-        case "connected": return "connected to \(field("server"))"
-        case "registered": return "hello-ok: registered as device \(field("deviceId")); waiting for rings"
-        case "disconnected": return "disconnected (\(field("reason"))); reconnecting"
-        case "connect-failed": return "cannot reach the server (\(field("reason"))); retrying in \(field("retryIn")) s"
-        case "ringing":
-            return "RING: \(field("doorName"))" + (manual ? " — type accept (a) or reject (r), then Enter" : "")
-        case "accepted": return "accepted: talk" + (manual ? "; open (o), mute (m), unmute (u), hangup (h)" : "")
-        case "first-frame": return "the door's video is showing"
-        case "door-opened": return "ODOMKNUTÉ: the door is open"
-        case "ended": return "call ended: \(field("reason"))"
-        case "recording": return "recording to \(field("path"))"
-        case "recorded": return "recorded \(field("path"))"
-        case "error": return "error: \(field("message"))"
-        default: return nil
-        }
     }
 }

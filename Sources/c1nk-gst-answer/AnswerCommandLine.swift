@@ -1,7 +1,9 @@
 import C1nkGst
+import Foundation
 
-/// The options of `c1nk-gst-answer`, as the product's command-line contract
-/// defines them.
+/// The settings of `c1nk-gst-answer`, from the option table
+/// (`AnswerOption.all`): defaults, then the config files, then the command
+/// line, which wins.
 struct AnswerCommandLine {
     var server = "wss://sig.c1nk.eu/ws"
     var serverGiven = false
@@ -13,9 +15,17 @@ struct AnswerCommandLine {
     var demo = false
     var help = false
     var quiet = false
+    var doctor = false
     var stunGiven: [String] = []
     var pipelineName: String?
     var recordTemplate: String?
+    var retention = RetentionPolicy()
+    var controlPath: String?
+    var controlMode: UInt32 = 0o600
+    /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
+    var gstDebug: String?
+    var configPath: String?
+    var printConfig = false
     /// Media options the user set, which the pipeline must have a place for.
     var givenPlaceholders: [String: String] = [:]
     /// The wall display: `--screens on|off|auto` (auto: on unless the sink is fakesink).
@@ -25,172 +35,191 @@ struct AnswerCommandLine {
     var inputs: [String] = []
     /// `--history`: print the ring history and exit.
     var printHistory = false
+    /// Where each setting came from: "command line" or "FILE:LINE" (absent: the default).
+    var sources: [String: String] = [:]
+    /// The config files read, in order.
+    var configFiles: [String] = []
+    /// The command-line settings, kept for a SIGHUP reload.
+    var commandLineSettings: [Setting] = []
 
-    static let usage = """
-    Usage: c1nk-gst-answer [OPTIONS]
-           c1nk-gst-answer --demo
+    static let systemConfigPath = "/etc/c1nk/answer.conf"
+    static let configGroup = "answer"
 
-    Answers the C1nk doorbell: rings at once, shows the door's video, lets you
-    talk and open the door. Media runs in GStreamer's webrtcbin.
+    static var usage: String {
+        """
+        Usage: c1nk-gst-answer [OPTIONS]
+               c1nk-gst-answer doctor [OPTIONS]
+               c1nk-gst-answer --demo
 
-    Signaling:
-      --server URL             signaling WebSocket, ws:// or wss:// (default wss://sig.c1nk.eu/ws)
-      --trust-ca FILE          also trust this PEM certificate authority for wss://
-      --device-id-file PATH    where the device id lives
-                               (default $XDG_STATE_HOME/c1nk/device-id or ~/.local/state/c1nk/device-id)
-      --bundle-id ID           bundleId sent in hello (default eu.c1nk.app)
+        Answers the C1nk doorbell: rings at once, shows the door's video, lets you
+        talk and open the door. Media runs in GStreamer's webrtcbin.
+        `doctor` checks this machine for a call with these settings (✔/✘ per line).
 
-    Answering:
-      --answer auto|manual     auto: accept every ring; manual (default): commands on standard input:
-                               accept, reject, open, hangup, mute, unmute (or a, r, o, h, m, u)
-      --answer-delay S         auto mode: seconds between ring and accept (default 0)
-      --open-door-after S      open the door S seconds after the accept
-      --hangup-after S         hang up S seconds after the accept
-      --exit-after-calls N     exit 0 after N calls have ended
-      --connect-timeout S      end a ring with no WebRTC connection after S seconds (default 10)
-      --ringtone none|DESC     ringtone audio source (gst-launch description), or none
+        \(AnswerOption.helpText())
 
-    Media (gst-launch descriptions, or element names):
-      --pipeline NAME|FILE     the media graph: display (default), display-record, record, audio,
-                               or a .pipeline file of your own (see docs/pipelines.md)
-      --record PATH            record every call, without re-encoding, to PATH (.mkv default, or .mp4);
-                               PATH may hold {callId} and strftime patterns such as %Y%m%d-%H%M%S
-      --sink DESC              video sink (default autovideosink; kmssink for a bare display)
-      --audio-source DESC      microphone (default autoaudiosrc)
-      --audio-sink DESC        speaker (default autoaudiosink)
-      --latency MS             jitterbuffer latency in ms (default 20; more for a lossy Wi-Fi link)
-      --video-sync             show frames at their timestamps (smoother, later) instead of as soon
-                               as decoded; a --sink with its own sync= setting is left alone
-      --stun URL|none          STUN server, repeatable (default stun:stun.l.google.com:19302); none for no STUN
-      --turn URL               TURN server turn://user:pass@host:port, repeatable
-      --ice-local-ip ADDR      gather ICE candidates on this local address, repeatable (127.0.0.1 works)
+        Config: every option except those of "Other" and --config/--print-config is also
+        a key of the same name in the [\(configGroup)] group of \(systemConfigPath), then
+        $XDG_CONFIG_HOME/c1nk/answer.conf (~/.config/c1nk/answer.conf), or --config FILE
+        instead of both; flags take true or false, repeatable options a;b. The command
+        line wins. SIGHUP re-reads them.
+        Logs: GST_DEBUG=c1nk*:5 shows c1nk's own debug lines among GStreamer's.
+        Exit codes: 0 success, 1 runtime failure (a missing plugin, an unreachable file), 2 bad usage.
+        """
+    }
 
-    Wall display (the C1nk screens around the door's video; never with --pipeline record or audio):
-      --screens on|off|auto    draw the screens (auto, the default: on unless --sink is fakesink)
-      --display-size WxH       the screen's size in pixels (default 1280x800)
-      --building TEXT          the home screen's header (default "BYTOVÝ DOM")
-      --reduce-motion          a static circle instead of the ringing pulse
-      --input PATH|auto        keys and touch from a Linux input device (/dev/input/eventN), repeatable;
-                               auto: every readable keyboard and touchscreen (needs the input group)
-                               keys: Enter/a accept, Esc/r reject, o open, h hang up, m mute
-      --history                print the ring history ($XDG_STATE_HOME/c1nk/history.jsonl) and exit
+    /// One option's values and where they came from.
+    struct Setting {
+        let row: AnswerOption
+        var values: [String]
+        let source: String
+        let fromFile: Bool
+    }
 
-    Output:
-      --events PATH|-          write one JSON event per line (- for standard output)
-      --quiet                  no status lines on standard error (rings, calls, connection)
-      --measure                measure decode and glass-to-glass latency of each call (a "measurements"
-                               event at its end; glass-to-glass needs a door that stamps its frames)
-      --demo                   run a local server and a simulated door in this process, ring once,
-                               answer, open the door, hang up and print a summary
-      --help                   show this help
-
-    Logs: GST_DEBUG=c1nk*:5 shows c1nk's own debug lines among GStreamer's.
-    Exit codes: 0 success, 1 runtime failure, 2 bad usage.
-    """
-
-    static func parse(_ arguments: [String]) throws -> AnswerCommandLine {
+    static func parse(_ arguments: [String], environment: [String: String] = ProcessInfo.processInfo.environment) throws -> AnswerCommandLine {
+        var arguments = arguments
         var result = AnswerCommandLine()
-        var reader = ArgumentReader(arguments)
-        while let option = try reader.nextOption() {
-            switch option {
-            case "--help", "-h": result.help = true
-            case "--demo": result.demo = true
-            case "--quiet", "-q": result.quiet = true
-            case "--server":
-                result.server = try reader.value(for: option)
-                try validateServerURL(result.server)
-                result.serverGiven = true
-            case "--trust-ca":
-                let file = try reader.value(for: option)
-                guard access(file, R_OK) == 0 else { throw ArgumentReader.UsageError("--trust-ca: cannot read \(file)") }
-                result.trustedCAFile = file
-            case "--device-id-file": result.deviceIdFile = try reader.value(for: option)
-            case "--bundle-id": result.bundleId = try reader.value(for: option)
-            case "--answer":
-                result.answerer.answerMode = Answerer.AnswerMode(rawValue: try reader.choice(for: option, ["auto", "manual"]))!
-            case "--answer-delay": result.answerer.answerDelay = try reader.number(for: option)
-            case "--open-door-after": result.answerer.openDoorAfter = try reader.number(for: option)
-            case "--hangup-after": result.answerer.hangupAfter = try reader.number(for: option)
-            case "--exit-after-calls": result.answerer.exitAfterCalls = try reader.integer(for: option, minimum: 1)
-            case "--connect-timeout": result.answerer.connectTimeout = try reader.number(for: option, minimum: 0.1)
-            case "--ringtone":
-                let value = try reader.value(for: option)
-                result.answerer.ringtone = value == "none" ? nil : value
-            case "--sink":
-                result.answerer.media.videoSink = try nonEmpty(reader.value(for: option), option)
-                result.givenPlaceholders["sink"] = option
-            case "--audio-source":
-                result.answerer.media.audioSource = try nonEmpty(reader.value(for: option), option)
-                result.givenPlaceholders["audio-source"] = option
-            case "--audio-sink":
-                result.answerer.media.audioSink = try nonEmpty(reader.value(for: option), option)
-                result.givenPlaceholders["audio-sink"] = option
-            case "--pipeline": result.pipelineName = try nonEmpty(reader.value(for: option), option)
-            case "--record":
-                let template = try nonEmpty(reader.value(for: option), option)
-                result.recordTemplate = template
-                result.answerer.media.recording = try RecordingTarget(template)
-            case "--latency": result.answerer.media.latencyMilliseconds = UInt(try reader.integer(for: option))
-            case "--video-sync": result.answerer.media.renderImmediately = false
-            case "--stun": result.stunGiven.append(try reader.value(for: option))
-            case "--turn":
-                let url = try reader.value(for: option)
-                guard url.hasPrefix("turn:") || url.hasPrefix("turns:") else {
-                    throw ArgumentReader.UsageError("--turn takes turn://user:pass@host:port, not '\(url)'")
+        if arguments.first == "doctor" {
+            result.doctor = true
+            arguments.removeFirst()
+        }
+        let given = try readCommandLine(arguments)
+        result.commandLineSettings = given
+        // --config and --demo decide which files are read.
+        for setting in given where setting.row.scope == .commandLineOnly {
+            for value in setting.values { try setting.row.apply(&result, value) }
+        }
+        let files = try configFiles(explicit: result.configPath, demo: result.demo, environment: environment)
+        return try settle(result, commandLine: given, files: files)
+    }
+
+    /// Applies defaults, `files` and the command line in table order.
+    static func settle(_ base: AnswerCommandLine, commandLine given: [Setting], files: [String]) throws -> AnswerCommandLine {
+        var result = base
+        result.configFiles = files
+        var settings: [String: Setting] = [:]
+        for file in files {
+            for setting in try readConfig(file) { settings[setting.row.name] = setting }
+        }
+        for setting in given where setting.row.scope == .everywhere { settings[setting.row.name] = setting }
+        for row in AnswerOption.all where row.scope == .everywhere {
+            guard let setting = settings[row.name] else { continue }
+            result.sources[row.name] = setting.source
+            // A sink in the shared config file is no error for a pipeline without one
+            // (the recorder); on the command line it is.
+            let placeholders = result.givenPlaceholders
+            defer { if setting.fromFile { result.givenPlaceholders = placeholders } }
+            for value in setting.values {
+                do {
+                    try row.apply(&result, value)
+                } catch let error as ArgumentReader.UsageError where setting.fromFile {
+                    throw ArgumentReader.UsageError(setting.source + ": " + error.message.replacingOccurrences(of: row.option, with: row.name))
                 }
-                result.answerer.media.ice.turnServers.append(url)
-            case "--ice-local-ip":
-                let address = try reader.value(for: option)
-                guard isIPAddress(address) else {
-                    throw ArgumentReader.UsageError("--ice-local-ip takes an IP address such as 127.0.0.1, not '\(address)'")
-                }
-                result.answerer.media.ice.localAddresses.append(address)
-            case "--events": result.eventsPath = try reader.value(for: option)
-            case "--measure": result.answerer.media.measure = true
-            case "--screens": result.screens = try reader.choice(for: option, ["on", "off", "auto"])
-            case "--display-size":
-                let value = try reader.value(for: option)
-                let parts = value.lowercased().split(separator: "x").compactMap { Int($0) }
-                guard parts.count == 2, parts[0] >= 64, parts[1] >= 64, parts[0] <= 8192, parts[1] <= 8192 else {
-                    throw ArgumentReader.UsageError("--display-size takes WIDTHxHEIGHT in pixels such as 1280x800 or 800x480, not '\(value)'")
-                }
-                (result.display.width, result.display.height) = (parts[0], parts[1])
-            case "--building": result.display.building = try nonEmpty(reader.value(for: option), option)
-            case "--reduce-motion": result.display.reduceMotion = true
-            case "--input": result.inputs.append(try nonEmpty(reader.value(for: option), option))
-            case "--history": result.printHistory = true
-            default:
-                throw ArgumentReader.UsageError("unknown option \(option)")
             }
         }
-        if !result.stunGiven.isEmpty {
-            if result.stunGiven.contains("none") {
-                guard result.stunGiven.count == 1 else {
-                    throw ArgumentReader.UsageError("--stun none cannot be combined with STUN servers")
-                }
-                result.answerer.media.ice.stunServers = []
-            } else {
-                for url in result.stunGiven where !url.hasPrefix("stun:") {
-                    throw ArgumentReader.UsageError("--stun takes stun:host:port or none, not '\(url)'")
-                }
-                result.answerer.media.ice.stunServers = result.stunGiven
-            }
-        }
+        try result.settleStun()
         return result
     }
 
-    private static func nonEmpty(_ value: String, _ option: String) throws -> String {
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
-            throw ArgumentReader.UsageError("\(option) needs an element name or a pipeline description")
+    private mutating func settleStun() throws {
+        guard !stunGiven.isEmpty else { return }
+        if stunGiven.contains("none") {
+            guard stunGiven.count == 1 else { throw ArgumentReader.UsageError("--stun none cannot be combined with STUN servers") }
+            answerer.media.ice.stunServers = []
+        } else {
+            for url in stunGiven where !url.hasPrefix("stun:") {
+                throw ArgumentReader.UsageError("--stun takes stun:host:port or none, not '\(url)'")
+            }
+            answerer.media.ice.stunServers = stunGiven
         }
-        return value
     }
 
-    private static func isIPAddress(_ text: String) -> Bool {
-        var v4 = in_addr()
-        var v6 = in6_addr()
-        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
+    private static func readCommandLine(_ arguments: [String]) throws -> [Setting] {
+        var reader = ArgumentReader(arguments)
+        var settings: [Setting] = []
+        while let option = try reader.nextOption() {
+            let name = option.hasPrefix("--") ? String(option.dropFirst(2)) : option
+            guard let row = AnswerOption.named(name) ?? AnswerOption.named(option) else {
+                throw ArgumentReader.UsageError("unknown option \(option)")
+            }
+            let value: String
+            switch row.kind {
+            case .flag: value = "true"
+            case .value, .list: value = try reader.value(for: row.option)
+            }
+            if case .list = row.kind, let index = settings.firstIndex(where: { $0.row.name == row.name }) {
+                settings[index].values.append(value)
+            } else {
+                settings.removeAll { $0.row.name == row.name }
+                settings.append(Setting(row: row, values: [value], source: "command line", fromFile: false))
+            }
+        }
+        return settings
+    }
+
+    /// The config files to read: `--config FILE` alone, or the system file then the user's.
+    static func configFiles(explicit: String?, demo: Bool, environment: [String: String]) throws -> [String] {
+        if let explicit {
+            guard FileManager.default.isReadableFile(atPath: explicit) else {
+                throw ArgumentReader.UsageError("--config: cannot read \(explicit)")
+            }
+            return [explicit]
+        }
+        if demo { return [] }
+        let home = environment["HOME"] ?? NSHomeDirectory()
+        let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
+        let system = environment["C1NK_SYSTEM_CONFIG"] ?? systemConfigPath
+        return [system, xdg + "/c1nk/answer.conf"].filter { FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The settings in one config file; unknown keys and groups are errors with their line.
+    static func readConfig(_ path: String) throws -> [Setting] {
+        let file: KeyFile
+        do { file = try KeyFile(path: path) } catch let error as KeyFileError {
+            throw ArgumentReader.UsageError(error.description)
+        }
+        var settings: [Setting] = []
+        for entry in file.entries {
+            let source = "\(path):\(entry.line)"
+            guard entry.group == configGroup else {
+                throw ArgumentReader.UsageError("\(source): unknown group [\(entry.group)]; the keys belong in [\(configGroup)]")
+            }
+            guard let row = AnswerOption.all.first(where: { $0.name == entry.key }), row.scope == .everywhere else {
+                let close = AnswerOption.all.filter { $0.scope == .everywhere && ($0.name.hasPrefix(entry.key.prefix(3)) ) }.map(\.name)
+                throw ArgumentReader.UsageError("\(source): unknown key '\(entry.key)'"
+                    + (close.isEmpty ? "" : "; did you mean \(close.joined(separator: " or "))?")
+                    + " (c1nk-gst-answer --help lists the keys)")
+            }
+            let values: [String]
+            do {
+                switch row.kind {
+                case .list: values = try file.list(entry)
+                case .flag, .value: values = [try file.string(entry)]
+                }
+            } catch let error as KeyFileError {
+                throw ArgumentReader.UsageError(error.description)
+            }
+            settings.removeAll { $0.row.name == row.name }
+            settings.append(Setting(row: row, values: values, source: source, fromFile: true))
+        }
+        return settings
+    }
+
+    /// `--print-config`: every key, its effective value and where it came from.
+    var printedConfig: String {
+        var lines = ["# c1nk-gst-answer effective settings",
+                     "# config files read: " + (configFiles.isEmpty ? "none" : configFiles.joined(separator: ", ")),
+                     "[\(Self.configGroup)]"]
+        let rows = AnswerOption.all.filter { $0.scope == .everywhere }
+        let width = rows.map(\.name.count).max() ?? 0
+        for row in rows {
+            let value = row.show?(self) ?? ""
+            let name = row.name + String(repeating: " ", count: width - row.name.count)
+            // Where it came from goes on a line of its own (a key file has no
+            // comments after a value); an unset key is a comment, so the output
+            // is itself a valid config file.
+            lines.append("# \(row.name): " + (sources[row.name] ?? "default"))
+            lines.append((value.isEmpty ? "# " : "") + "\(name) = \(value)")
+        }
+        return lines.joined(separator: "\n")
     }
 }
-
-import Glibc

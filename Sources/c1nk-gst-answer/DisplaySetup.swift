@@ -13,7 +13,7 @@ final class DisplaySetup {
     /// `--screens` allows it, and sends each call's video into them
     /// (`media.videoSink` becomes the display's call input).
     init(_ commandLine: AnswerCommandLine, media: inout MediaConfiguration) throws {
-        history = RingHistory { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n") }
+        history = RingHistory { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }
         recorder = RingHistoryRecorder(history: history)
         let sink = media.videoSink.trimmingCharacters(in: .whitespaces)
         let wanted = commandLine.screens == "on" || (commandLine.screens == "auto" && sink != "fakesink" && !sink.hasPrefix("fakesink "))
@@ -55,6 +55,14 @@ final class DisplaySetup {
                 if case .setMicrophoneMuted(let muted) = action { display?.microphoneMuted(muted) }
             }
             display.onCommand = { [weak answerer] command in report(answerer?.command(command)) }
+            // Seed §9.7, through the process's one speaker.
+            display.onSound = { [weak answerer] sound in
+                switch sound {
+                case .click: answerer?.speaker?.play(.click)
+                case .doorOpened: answerer?.speaker?.play(.doorOpened)
+                case .leave: answerer?.speaker?.play(.ended)
+                }
+            }
         }
         for reader in readers {
             reader.onInput = { [weak display, weak answerer] input in

@@ -6,7 +6,7 @@ let commandLine: AnswerCommandLine
 do {
     commandLine = try AnswerCommandLine.parse(arguments)
 } catch {
-    FileOutput.standardError.write("c1nk-gst-answer: \(error)\nRun c1nk-gst-answer --help to see the options.\n")
+    FileOutput.standardError.write("c1nk-gst-answer: \(error)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
     exit(2)
 }
 if commandLine.help {
@@ -14,8 +14,14 @@ if commandLine.help {
     exit(0)
 }
 if commandLine.printHistory {
-    print(RingHistory(warn: { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n") }).text(), terminator: "")
+    print(RingHistory(warn: { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }).text(), terminator: "")
+    exit(0)
+}
+if commandLine.printConfig {
+    print(commandLine.printedConfig)
     exit(0)
 }
 GStreamer.initialize()
+if let debug = commandLine.gstDebug { GStreamer.setDebug(debug) }
+if commandLine.doctor { exit(Doctor.run(commandLine)) }
 exit(commandLine.demo ? Demo.run(commandLine) : AnswerCommand.run(commandLine))

@@ -12,6 +12,7 @@ Rings a running c1nk-gst-answer from another terminal.
   --ring                ring once when connected, then exit when the call ends
   --name NAME           the door's name (default "Hlavný vchod")
   --codec vp8|h264|vp9  video codec (default vp8)
+  --audio-codec opus|pcmu|pcma  voice codec offered (default opus, with in-band FEC and DTX)
   --resolution WxH      camera size (default 640x480)
   --hangup-after S      the visitor leaves S seconds after the resident accepts
   --stun URL|none       STUN server (default none: the simulated door lives on this host)
@@ -39,6 +40,8 @@ do {
         case "--name": media.doorName = try reader.value(for: option)
         case "--codec":
             media.codec = DoorMediaSession.VideoCodec(rawValue: try reader.choice(for: option, ["vp8", "h264", "vp9"]))!
+        case "--audio-codec":
+            media.audioCodec = DoorMediaSession.AudioCodec(rawValue: try reader.choice(for: option, ["opus", "pcmu", "pcma"]))!
         case "--resolution":
             let text = try reader.value(for: option)
             let parts = text.split(separator: "x").compactMap { Int($0) }

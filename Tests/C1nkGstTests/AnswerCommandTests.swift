@@ -9,21 +9,28 @@ final class AnswerCommandTests: XCTestCase {
     /// A started command; its output goes to files so that nothing blocks.
     final class Command {
         let process = Process()
-        let directory = temporaryDirectory()
+        let directory: String
         var stdoutPath: String { directory + "/stdout" }
-        var stderrPath: String { directory + "/stderr" }
+        let stderrPath: String
 
-        init(_ name: String, _ arguments: [String]) throws {
+        /// `stderrPath`: an existing file to append standard error to (its inode stays).
+        init(_ name: String, _ arguments: [String], environment: [String: String] = [:], stderrPath: String? = nil) throws {
+            let directory = temporaryDirectory()
+            self.directory = directory
+            self.stderrPath = stderrPath ?? directory + "/stderr"
             let binary = AnswerCommandTests.binaries.appendingPathComponent(name)
             guard FileManager.default.fileExists(atPath: binary.path) else {
                 throw XCTSkip("\(binary.path) is not built")
             }
             process.executableURL = binary
             process.arguments = arguments
+            if !environment.isEmpty {
+                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            }
             FileManager.default.createFile(atPath: stdoutPath, contents: nil)
-            FileManager.default.createFile(atPath: stderrPath, contents: nil)
+            if stderrPath == nil { FileManager.default.createFile(atPath: self.stderrPath, contents: nil) }
             process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)
-            process.standardError = FileHandle(forWritingAtPath: stderrPath)
+            process.standardError = FileHandle(forWritingAtPath: self.stderrPath)
             process.standardInput = FileHandle.nullDevice
             try process.run()
         }
@@ -43,8 +50,8 @@ final class AnswerCommandTests: XCTestCase {
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
     }
 
-    func run(_ arguments: [String], timeout: Double = 20) throws -> (status: Int32?, out: String, err: String) {
-        let command = try Command("c1nk-gst-answer", arguments)
+    func run(_ arguments: [String], timeout: Double = 20, environment: [String: String] = [:]) throws -> (status: Int32?, out: String, err: String) {
+        let command = try Command("c1nk-gst-answer", arguments, environment: environment)
         let status = command.wait(timeout: timeout)
         return (status, command.stdout, command.stderr)
     }

@@ -48,7 +48,7 @@ final class CallHarness {
     }
 
     func callEvents(_ index: Int = 0) -> [String] {
-        names(index).filter { !["connected", "registered", "disconnected", "connect-failed"].contains($0) }
+        names(index).filter { !["connected", "registered", "disconnected", "connect-failed", "levels"].contains($0) }
     }
 
     func lastEvent(_ name: String, _ index: Int = 0) -> [String: Any]? {

@@ -23,11 +23,13 @@ private func callEvents(for id: String) -> [Event] {
      .remoteCandidate(callId: id, candidate: remoteCandidate), .doorOpenOk(callId: id),
      .callEnd(callId: id, reason: "answered-elsewhere"), .callEnd(callId: id, reason: "door-hangup"),
      .answerCreated(callId: id, sdp: answerSdp), .localCandidate(callId: id, candidate: localCandidate),
-     .mediaConnected(callId: id), .firstFrame(callId: id), .mediaFailed(callId: id, reason: "dtls failed"),
-     .connectTimeout(callId: id)]
+     .mediaConnected(callId: id), .mediaDisconnected(callId: id), .firstFrame(callId: id),
+     .mediaFailed(callId: id, reason: "dtls failed"), .serverError(callId: id, message: "unknown call")]
+        + CallMachine.Timer.allCases.map { .timeout($0, callId: id) }
 }
 
-private let callFreeEvents: [Event] = [.signalingReconnected, .userAccept, .userReject, .userHangup,
+private let callFreeEvents: [Event] = [.signalingLost, .signalingReconnected, .serverError(callId: nil, message: "oops"),
+                                       .userAccept, .userReject, .userHangup,
                                        .userOpenDoor, .userMute(true), .userMute(false), .shutdown]
 
 private let everyEvent = callEvents(for: current) + callEvents(for: foreign) + callFreeEvents
@@ -42,10 +44,13 @@ private func caseName(_ event: Event) -> String {
     case .remoteCandidate: "remoteCandidate"
     case .doorOpenOk: "doorOpenOk"
     case .callEnd: "callEnd"
+    case .serverError: "serverError"
+    case .signalingLost: "signalingLost"
     case .signalingReconnected: "signalingReconnected"
     case .answerCreated: "answerCreated"
     case .localCandidate: "localCandidate"
     case .mediaConnected: "mediaConnected"
+    case .mediaDisconnected: "mediaDisconnected"
     case .firstFrame: "firstFrame"
     case .mediaFailed: "mediaFailed"
     case .userAccept: "userAccept"
@@ -53,20 +58,24 @@ private func caseName(_ event: Event) -> String {
     case .userHangup: "userHangup"
     case .userOpenDoor: "userOpenDoor"
     case .userMute: "userMute"
-    case .connectTimeout: "connectTimeout"
+    case .timeout: "timeout"
     case .shutdown: "shutdown"
     }
 }
 
-private let eventCaseCount = 19
+private let eventCaseCount = 22
 
 private func eventCallId(_ event: Event) -> String? {
     switch event {
     case let .incoming(id, _), let .joinOk(id), let .offer(id, _), let .remoteCandidate(id, _),
          let .doorOpenOk(id), let .callEnd(id, _), let .answerCreated(id, _), let .localCandidate(id, _),
-         let .mediaConnected(id), let .firstFrame(id), let .mediaFailed(id, _), let .connectTimeout(id):
+         let .mediaConnected(id), let .mediaDisconnected(id), let .firstFrame(id), let .mediaFailed(id, _),
+         let .timeout(_, id):
         return id
-    case .signalingReconnected, .userAccept, .userReject, .userHangup, .userOpenDoor, .userMute, .shutdown:
+    case .serverError(let id, _):
+        return id
+    case .signalingLost, .signalingReconnected, .userAccept, .userReject, .userHangup, .userOpenDoor, .userMute,
+         .shutdown:
         return nil
     }
 }
@@ -74,11 +83,11 @@ private func eventCallId(_ event: Event) -> String? {
 private func actionCallId(_ action: Action) -> String? {
     switch action {
     case let .emit(_, id, _), let .startMedia(id, _, _), let .addRemoteCandidate(id, _), let .stopMedia(id),
-         let .enableAudio(id), let .startConnectTimer(id), let .callAccepted(id):
+         let .enableAudio(id), let .startTimer(_, id), let .callAccepted(id):
         return id
     case let .send(message):
         return message.callId
-    case .startRingtone, .stopRingtone, .setMicrophoneMuted, .cancelConnectTimer:
+    case .startRingtone, .stopRingtone, .setMicrophoneMuted, .cancelTimer, .cancelTimers, .refuse:
         return nil
     }
 }
@@ -95,12 +104,20 @@ private enum Script {
     static let accepted = answerSent + [.userAccept]
     static let acceptedConnected = accepted + [.mediaConnected(callId: current), .firstFrame(callId: current)]
     static let afterCall = answerSent + [.userReject]
+    static let signalingDown = acceptedConnected + [.signalingLost]
+    static let rejoining = signalingDown + [.signalingReconnected]
+    static let doorOpening = acceptedConnected + [.userOpenDoor]
+    static let mediaLost = acceptedConnected + [.mediaDisconnected(callId: current)]
+    static let serverErrorWhileRinging = answerSent + [.serverError(callId: current, message: "unknown call")]
 
     static let all: [(name: String, events: [Event])] = [
         ("idle", idle), ("ringing", ringing), ("ringing+joined", joined), ("ringing with media", withMedia),
         ("ringing, answer sent", answerSent), ("ringing, media connected", previewConnected),
         ("ringing, accept pending", acceptPending), ("accepted", accepted),
         ("accepted, media connected", acceptedConnected), ("idle after a call", afterCall),
+        ("accepted, signaling down", signalingDown), ("accepted, rejoining", rejoining),
+        ("accepted, door opening", doorOpening), ("accepted, media lost", mediaLost),
+        ("ringing, server error", serverErrorWhileRinging),
     ]
 }
 
@@ -108,7 +125,7 @@ private enum Script {
 
 private func ringing(_ id: String = current) -> [Action] {
     [.emit(name: "ringing", callId: id, fields: ["doorName": door]), .startRingtone,
-     .send(.join(callId: id)), .startConnectTimer(callId: id)]
+     .send(.join(callId: id)), .startTimer(.connect, callId: id)]
 }
 
 private func accepting(_ id: String = current) -> [Action] {
@@ -180,6 +197,14 @@ private struct Harness {
                                "media audio must be on exactly when accepted; \(context())", file: file, line: line)
             case .emit("ringing", _, _):
                 XCTAssertEqual(index, 0, "ringing must come first; \(context())", file: file, line: line)
+            case let .emit("missed", id, _):
+                XCTAssertEqual(event, .incoming(callId: id, doorName: door), "missed only for a ring; \(context())",
+                               file: file, line: line)
+                XCTAssertNotNil(callBefore, "missed only while busy; \(context())", file: file, line: line)
+                XCTAssertEqual(machine.call, callBefore, "a missed ring touched the call; \(context())",
+                               file: file, line: line)
+                XCTAssertEqual(actions.count, 1, "a missed ring does nothing else; \(context())", file: file, line: line)
+                endedCount[id, default: 0] += 1
             case let .emit("ended", id, _):
                 endedNow.append(id)
                 endedCount[id, default: 0] += 1
@@ -195,7 +220,7 @@ private struct Harness {
         }
     }
 
-    /// Stops the process and checks every ring got exactly one `ended`.
+    /// Stops the process and checks every ring got exactly one `ended` (or `missed`).
     mutating func shutDownAndCheckEveryRingEnded(file: StaticString = #filePath, line: UInt = #line) {
         step(.shutdown, file: file, line: line)
         XCTAssertNil(machine.call, file: file, line: line)
@@ -247,24 +272,45 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(drive(Script.answerSent).call, call)
         var preview = call
         preview.mediaConnected = true
+        preview.everConnected = true
         preview.firstFrameSeen = true
         XCTAssertEqual(drive(Script.previewConnected).call, preview)
         call.phase = .accepted
         XCTAssertEqual(drive(Script.accepted).call, call)
         call.mediaConnected = true
+        call.everConnected = true
         call.firstFrameSeen = true
         XCTAssertEqual(drive(Script.acceptedConnected).call, call)
+        XCTAssertEqual(drive(Script.signalingDown).call, call)
+        XCTAssertTrue(drive(Script.signalingDown).signalingDown)
+        var rejoining = call
+        rejoining.joined = false
+        rejoining.rejoinPending = true
+        XCTAssertEqual(drive(Script.rejoining).call, rejoining)
+        XCTAssertFalse(drive(Script.rejoining).signalingDown)
+        var opening = call
+        opening.doorOpenPending = true
+        XCTAssertEqual(drive(Script.doorOpening).call, opening)
+        var lost = call
+        lost.mediaConnected = false
+        XCTAssertEqual(drive(Script.mediaLost).call, lost)
+        var erred = CallMachine.Call(callId: current, doorName: door)
+        erred.joined = true
+        erred.hasMedia = true
+        erred.answerSent = true
+        erred.serverErrorPending = true
+        XCTAssertEqual(drive(Script.serverErrorWhileRinging).call, erred)
     }
 
     func testEveryEventInEveryStateKeepsTheInvariants() {
         for (name, script) in Script.all {
             for event in everyEvent {
                 var harness = Harness(script)
-                let wasAccepted = harness.machine.call?.phase == .accepted
                 let actions = harness.step(event)
                 XCTAssertLessThanOrEqual(actions.filter(isEnded).count, 1, "\(name) + \(event)")
-                if case .userMute = event, !wasAccepted {
-                    XCTAssertEqual(actions, [], "mute before accept in \(name)")
+                if case .userMute(let muted) = event {
+                    // Mute is the user's choice at any time of a call, ringing included.
+                    XCTAssertEqual(actions, harness.machine.call == nil ? [] : [.setMicrophoneMuted(muted)], "mute in \(name)")
                 }
                 harness.shutDownAndCheckEveryRingEnded()
             }
@@ -350,12 +396,13 @@ final class CallMachineTests: XCTestCase {
         }
     }
 
-    func testIncomingForAnotherCallWhileBusyRejectsItAsBusy() {
+    func testIncomingForAnotherCallWhileBusyIsMissedAndSendsNothing() {
         for script in [Script.ringing, Script.acceptPending, Script.accepted, Script.acceptedConnected] {
             let start = drive(script)
             var machine = start
+            // No reject: this device never joined that ring, and a reject could end it for every resident.
             XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)),
-                           [.send(.reject(callId: foreign)), ended("busy", foreign)])
+                           [.emit(name: "missed", callId: foreign, fields: ["doorName": door, "reason": "busy"])])
             XCTAssertEqual(machine.call, start.call, "the current call is untouched")
             XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), [], "already handled")
         }
@@ -413,7 +460,7 @@ final class CallMachineTests: XCTestCase {
     func testRejectBeforeAcceptSendsRejectAndEndsRejected() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.userReject),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("rejected")])
         XCTAssertNil(machine.call)
     }
@@ -421,20 +468,20 @@ final class CallMachineTests: XCTestCase {
     func testRejectBeforeAnyOfferHasNoMediaToStop() {
         var machine = drive(Script.ringing)
         XCTAssertEqual(machine.handle(.userReject),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone, ended("rejected")])
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone, ended("rejected")])
     }
 
     func testRejectWhileAcceptPendingStillRejects() {
         var machine = drive(Script.acceptPending)
         XCTAssertEqual(machine.handle(.userReject),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("rejected")])
     }
 
     func testHangupBeforeAcceptIsAReject() {
         var machine = drive(Script.withMedia)
         XCTAssertEqual(machine.handle(.userHangup),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("rejected")])
     }
 
@@ -442,7 +489,7 @@ final class CallMachineTests: XCTestCase {
         for event in [Event.userHangup, .userReject] {
             var machine = drive(Script.acceptedConnected)
             XCTAssertEqual(machine.handle(event),
-                           [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+                           [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                             ended("hangup")], "\(event)")
             XCTAssertNil(machine.call)
         }
@@ -451,7 +498,7 @@ final class CallMachineTests: XCTestCase {
     func testCallEndAnsweredElsewhereEndsWithThatReason() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.callEnd(callId: current, reason: "answered-elsewhere")),
-                       [.cancelConnectTimer, .stopRingtone, .stopMedia(callId: current),
+                       [.cancelTimers, .stopRingtone, .stopMedia(callId: current),
                         ended("answered-elsewhere", serverReason: "answered-elsewhere")])
         XCTAssertNil(machine.call)
     }
@@ -460,10 +507,10 @@ final class CallMachineTests: XCTestCase {
         for reason in ["door-hangup", "timeout", "", "Answered-Elsewhere"] {
             var ringingMachine = drive(Script.ringing)
             XCTAssertEqual(ringingMachine.handle(.callEnd(callId: current, reason: reason)),
-                           [.cancelConnectTimer, .stopRingtone, ended("remote", serverReason: reason)], reason)
+                           [.cancelTimers, .stopRingtone, ended("remote", serverReason: reason)], reason)
             var acceptedMachine = drive(Script.acceptedConnected)
             XCTAssertEqual(acceptedMachine.handle(.callEnd(callId: current, reason: reason)),
-                           [.cancelConnectTimer, .stopMedia(callId: current), ended("remote", serverReason: reason)],
+                           [.cancelTimers, .stopMedia(callId: current), ended("remote", serverReason: reason)],
                            reason)
         }
     }
@@ -481,12 +528,12 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(ringingMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
                        [.send(.reject(callId: current)),
                         .emit(name: "error", callId: current, fields: ["message": "dtls failed"]),
-                        .cancelConnectTimer, .stopRingtone, .stopMedia(callId: current), ended("media-failed")])
+                        .cancelTimers, .stopRingtone, .stopMedia(callId: current), ended("media-failed")])
         var acceptedMachine = drive(Script.acceptedConnected)
         XCTAssertEqual(acceptedMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
                        [.send(.hangup(callId: current)),
                         .emit(name: "error", callId: current, fields: ["message": "dtls failed"]),
-                        .cancelConnectTimer, .stopMedia(callId: current), ended("media-failed")])
+                        .cancelTimers, .stopMedia(callId: current), ended("media-failed")])
     }
 
     func testEventsAfterEndedDoNothing() {
@@ -502,19 +549,19 @@ final class CallMachineTests: XCTestCase {
 
     func testConnectTimeoutWhileRingingRejectsWithNoConnection() {
         var bare = drive(Script.ringing)
-        XCTAssertEqual(bare.handle(.connectTimeout(callId: current)),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone, ended("no-connection")])
+        XCTAssertEqual(bare.handle(.timeout(.connect, callId: current)),
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone, ended("no-connection")])
         var withMedia = drive(Script.answerSent)
-        XCTAssertEqual(withMedia.handle(.connectTimeout(callId: current)),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+        XCTAssertEqual(withMedia.handle(.timeout(.connect, callId: current)),
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("no-connection")])
         XCTAssertNil(withMedia.call)
     }
 
     func testConnectTimeoutAfterAcceptHangsUpWithNoConnection() {
         var machine = drive(Script.accepted)
-        XCTAssertEqual(machine.handle(.connectTimeout(callId: current)),
-                       [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+        XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)),
+                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                         ended("no-connection")])
     }
 
@@ -522,7 +569,7 @@ final class CallMachineTests: XCTestCase {
         for script in [Script.previewConnected, Script.acceptedConnected] {
             let start = drive(script)
             var machine = start
-            XCTAssertEqual(machine.handle(.connectTimeout(callId: current)), [])
+            XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)), [])
             XCTAssertEqual(machine, start)
         }
     }
@@ -530,7 +577,7 @@ final class CallMachineTests: XCTestCase {
     func testMediaConnectedCancelsTheTimerAndIsEmittedOnce() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
-                       [.cancelConnectTimer, .emit(name: "media-connected", callId: current, fields: [:])])
+                       [.cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:])])
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)), [])
         _ = machine.handle(.userAccept)
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)), [])
@@ -553,13 +600,17 @@ final class CallMachineTests: XCTestCase {
         for script in [Script.ringing, Script.answerSent, Script.accepted, Script.acceptedConnected] {
             var machine = drive(script)
             let before = machine.call
-            XCTAssertEqual(machine.handle(.signalingReconnected), [.send(.join(callId: current))])
+            XCTAssertEqual(machine.handle(.signalingReconnected),
+                           [.send(.join(callId: current)), .startTimer(.rejoin, callId: current)])
             XCTAssertEqual(machine.call?.joined, false, "join-ok is awaited again")
             var expected = before
             expected?.joined = false
+            expected?.rejoinPending = true
             XCTAssertEqual(machine.call, expected, "media state is kept: it is peer to peer")
-            XCTAssertEqual(machine.handle(.joinOk(callId: current)), [])
+            XCTAssertEqual(machine.handle(.joinOk(callId: current)), [.cancelTimer(.rejoin)])
             XCTAssertEqual(machine.call?.joined, true)
+            XCTAssertEqual(machine.call?.rejoinPending, false)
+            XCTAssertEqual(machine.handle(.timeout(.rejoin, callId: current)), [], "a late timer does nothing")
         }
     }
 
@@ -574,11 +625,11 @@ final class CallMachineTests: XCTestCase {
         var machine = drive(Script.acceptedConnected)
         XCTAssertEqual(machine.handle(.offer(callId: current, sdp: "v=0 restart")),
                        [.startMedia(callId: current, offer: "v=0 restart", audioEnabled: true),
-                        .startConnectTimer(callId: current)])
+                        .startTimer(.connect, callId: current)])
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
                        [.send(.answer(callId: current, sdp: answerSdp))], "answer only: the call is already accepted")
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
-                       [.cancelConnectTimer, .emit(name: "media-connected", callId: current, fields: [:])],
+                       [.cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:])],
                        "media resumed")
         XCTAssertEqual(machine.call?.phase, .accepted)
     }
@@ -593,18 +644,94 @@ final class CallMachineTests: XCTestCase {
         var machine = drive(Script.previewConnected)
         XCTAssertEqual(machine.handle(.offer(callId: current, sdp: "v=0 restart")),
                        [.startMedia(callId: current, offer: "v=0 restart", audioEnabled: false),
-                        .startConnectTimer(callId: current)])
+                        .startTimer(.connect, callId: current)])
         XCTAssertEqual(machine.handle(.userAccept), [])
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
                        [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
     }
 
-    func testConnectTimeoutAfterAFailedReofferEndsTheCall() {
+    func testConnectTimeoutAfterAFailedReofferEndsTheCallLost() {
         var machine = drive(Script.acceptedConnected)
         _ = machine.handle(.offer(callId: current, sdp: "v=0 restart"))
-        XCTAssertEqual(machine.handle(.connectTimeout(callId: current)),
-                       [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
-                        ended("no-connection")])
+        XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)),
+                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
+                        ended("lost")], "it had connected: lost, not no-connection")
+    }
+
+    // MARK: Lost calls and server errors
+
+    func testRejoinWithNoJoinOkInTimeEndsTheCallLost() {
+        var machine = drive(Script.rejoining)
+        XCTAssertEqual(machine.handle(.timeout(.rejoin, callId: current)),
+                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
+        XCTAssertNil(machine.call)
+    }
+
+    func testRejoinAnsweredWithAnErrorEndsTheCallLost() {
+        for callId in [current, nil] {
+            var machine = drive(Script.rejoining)
+            XCTAssertEqual(machine.handle(.serverError(callId: callId, message: "unknown call")),
+                           [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
+        }
+        var other = drive(Script.rejoining)
+        XCTAssertEqual(other.handle(.serverError(callId: foreign, message: "unknown call")), [], "not about our call")
+    }
+
+    func testMediaLostMidCallEndsLostUnlessItComesBack() {
+        var machine = drive(Script.acceptedConnected)
+        XCTAssertEqual(machine.handle(.mediaDisconnected(callId: current)), [.startTimer(.connect, callId: current)])
+        XCTAssertEqual(machine.handle(.mediaDisconnected(callId: current)), [], "once")
+        XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)),
+                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
+
+        var recovers = drive(Script.mediaLost)
+        XCTAssertEqual(recovers.handle(.mediaConnected(callId: current)),
+                       [.cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:])])
+        XCTAssertEqual(recovers.handle(.timeout(.connect, callId: current)), [], "a late timer does nothing")
+        XCTAssertEqual(recovers.call?.phase, .accepted)
+    }
+
+    func testMediaDisconnectedBeforeItConnectedDoesNothing() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.mediaDisconnected(callId: current)), [])
+    }
+
+    func testServerErrorForOurCallWhileMediaFlowsLetsTheCallGoOn() {
+        for script in [Script.previewConnected, Script.acceptedConnected] {
+            let start = drive(script)
+            var machine = start
+            XCTAssertEqual(machine.handle(.serverError(callId: current, message: "unknown call")), [])
+            XCTAssertEqual(machine, start)
+        }
+    }
+
+    func testServerErrorForOurCallWithoutMediaEndsItAfterTheGracePeriod() {
+        var machine = drive(Script.answerSent)
+        XCTAssertEqual(machine.handle(.serverError(callId: current, message: "unknown call")),
+                       [.startTimer(.serverErrorGrace, callId: current)])
+        XCTAssertEqual(machine.handle(.serverError(callId: current, message: "again")), [], "one grace period")
+        XCTAssertEqual(machine.handle(.timeout(.serverErrorGrace, callId: current)),
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone, .stopMedia(callId: current),
+                        ended("server-error")])
+    }
+
+    func testMediaConnectingDuringTheGracePeriodKeepsTheCall() {
+        var machine = drive(Script.serverErrorWhileRinging)
+        XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
+                       [.cancelTimer(.connect), .cancelTimer(.serverErrorGrace),
+                        .emit(name: "media-connected", callId: current, fields: [:])])
+        XCTAssertEqual(machine.handle(.timeout(.serverErrorGrace, callId: current)), [])
+        XCTAssertNotNil(machine.call)
+    }
+
+    func testServerErrorNamingNoCallOrAnotherCallLeavesOurCallAlone() {
+        for event: Event in [.serverError(callId: nil, message: "already said hello"),
+                             .serverError(callId: foreign, message: "unknown call")] {
+            let start = drive(Script.answerSent)
+            var machine = start
+            XCTAssertEqual(machine.handle(event), [])
+            XCTAssertEqual(machine, start)
+        }
     }
 
     // MARK: Shutdown
@@ -612,7 +739,7 @@ final class CallMachineTests: XCTestCase {
     func testShutdownWhileRingingRejects() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.shutdown),
-                       [.send(.reject(callId: current)), .cancelConnectTimer, .stopRingtone,
+                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("shutdown")])
         XCTAssertNil(machine.call)
     }
@@ -620,7 +747,7 @@ final class CallMachineTests: XCTestCase {
     func testShutdownAfterAcceptHangsUp() {
         var machine = drive(Script.acceptedConnected)
         XCTAssertEqual(machine.handle(.shutdown),
-                       [.send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current),
+                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                         ended("shutdown")])
     }
 
@@ -633,38 +760,68 @@ final class CallMachineTests: XCTestCase {
 
     // MARK: In-call controls
 
-    func testMuteOnlyOnceAccepted() {
-        for script in [Script.idle, Script.ringing, Script.answerSent, Script.previewConnected, Script.acceptPending] {
-            var machine = drive(script)
-            XCTAssertEqual(machine.handle(.userMute(true)), [])
-            XCTAssertEqual(machine.handle(.userMute(false)), [])
-        }
-        for script in [Script.accepted, Script.acceptedConnected] {
+    func testMuteWhileRingingOrAcceptedButNotWithoutACall() {
+        var idle = drive(Script.idle)
+        XCTAssertEqual(idle.handle(.userMute(true)), [])
+        for script in [Script.ringing, Script.answerSent, Script.previewConnected, Script.acceptPending,
+                       Script.accepted, Script.acceptedConnected] {
             var machine = drive(script)
             XCTAssertEqual(machine.handle(.userMute(true)), [.setMicrophoneMuted(true)])
             XCTAssertEqual(machine.handle(.userMute(false)), [.setMicrophoneMuted(false)])
         }
     }
 
-    func testOpenDoorOnlyOnceJoinedOrAccepted() {
-        for script in [Script.idle, Script.ringing, Script.afterCall] {
+    func testOpenDoorIsRefusedBeforeAccept() {
+        for script in [Script.ringing, Script.joined, Script.answerSent, Script.previewConnected, Script.acceptPending] {
+            var machine = drive(script)
+            let actions = machine.handle(.userOpenDoor)
+            XCTAssertEqual(actions.count, 1)
+            guard case .refuse(let text) = actions.first else { return XCTFail("\(actions)") }
+            XCTAssertTrue(text.contains("accept"), text)
+        }
+        for script in [Script.idle, Script.afterCall] {
             var machine = drive(script)
             XCTAssertEqual(machine.handle(.userOpenDoor), [])
         }
-        for script in [Script.joined, Script.answerSent, Script.accepted, Script.acceptedConnected] {
+    }
+
+    func testOpenDoorAfterAcceptSendsItAndWaitsForTheDoor() {
+        for script in [Script.accepted, Script.acceptedConnected] {
             var machine = drive(script)
-            XCTAssertEqual(machine.handle(.userOpenDoor), [.send(.openDoor(callId: current))])
+            XCTAssertEqual(machine.handle(.userOpenDoor),
+                           [.send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)])
+            XCTAssertEqual(machine.handle(.userOpenDoor), [], "already asked")
+            XCTAssertEqual(machine.handle(.doorOpenOk(callId: current)),
+                           [.cancelTimer(.doorOpen), .emit(name: "door-opened", callId: current, fields: [:])])
+            XCTAssertEqual(machine.handle(.timeout(.doorOpen, callId: current)), [], "a late timer does nothing")
         }
     }
 
-    func testOpenDoorAfterReconnectNeedsJoinOkUnlessAccepted() {
-        var ringingMachine = drive(Script.answerSent + [.signalingReconnected])
-        XCTAssertEqual(ringingMachine.handle(.userOpenDoor), [])
-        _ = ringingMachine.handle(.joinOk(callId: current))
-        XCTAssertEqual(ringingMachine.handle(.userOpenDoor), [.send(.openDoor(callId: current))])
+    func testNoDoorOpenOkInTimeIsReportedAndTheCallGoesOn() {
+        var machine = drive(Script.doorOpening)
+        XCTAssertEqual(machine.handle(.timeout(.doorOpen, callId: current)),
+                       [.emit(name: "door-open-failed", callId: current, fields: ["reason": "no-reply"])])
+        XCTAssertEqual(machine.call?.phase, .accepted)
+        XCTAssertEqual(machine.handle(.userOpenDoor),
+                       [.send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)], "may try again")
+    }
 
-        var acceptedMachine = drive(Script.accepted + [.signalingReconnected])
-        XCTAssertEqual(acceptedMachine.handle(.userOpenDoor), [.send(.openDoor(callId: current))])
+    func testOpenDoorWhileTheSocketIsDownIsNotQueued() {
+        var machine = drive(Script.signalingDown)
+        let actions = machine.handle(.userOpenDoor)
+        XCTAssertFalse(actions.contains { if case .send = $0 { true } else { false } }, "\(actions)")
+        XCTAssertEqual(actions.first, .emit(name: "door-open-failed", callId: current, fields: ["reason": "not-connected"]))
+        XCTAssertTrue(actions.contains { if case .refuse = $0 { true } else { false } })
+        // Back online: nothing of it goes out with the rejoin.
+        XCTAssertEqual(machine.handle(.signalingReconnected),
+                       [.send(.join(callId: current)), .startTimer(.rejoin, callId: current)])
+    }
+
+    func testRejoinSendsAnOpenDoorStillAwaitingItsReplyAfterTheJoin() {
+        var machine = drive(Script.doorOpening + [.signalingLost])
+        XCTAssertEqual(machine.handle(.signalingReconnected),
+                       [.send(.join(callId: current)), .startTimer(.rejoin, callId: current),
+                        .send(.openDoor(callId: current))])
     }
 
     func testDoorOpenOkIsShown() {
@@ -693,11 +850,12 @@ final class CallMachineTests: XCTestCase {
             .addRemoteCandidate(callId: current, candidate: remoteCandidate),
             .send(.answer(callId: current, sdp: answerSdp)),
         ] + accepting() + [
-            .cancelConnectTimer, .emit(name: "media-connected", callId: current, fields: [:]),
+            .cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:]),
             .emit(name: "first-frame", callId: current, fields: [:]),
-            .send(.openDoor(callId: current)), .emit(name: "door-opened", callId: current, fields: [:]),
+            .send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current),
+            .cancelTimer(.doorOpen), .emit(name: "door-opened", callId: current, fields: [:]),
             .setMicrophoneMuted(true),
-            .send(.hangup(callId: current)), .cancelConnectTimer, .stopMedia(callId: current), ended("hangup"),
+            .send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("hangup"),
         ])
         harness.shutDownAndCheckEveryRingEnded()
     }

@@ -143,6 +143,75 @@ final class PipelineTests: XCTestCase {
         XCTAssertTrue(error("identity name=audio-in ! {audio-sink}").contains("'speaker'"))
     }
 
+    func testPrivacyGatesCannotBeBypassed() throws {
+        func error(_ text: String) -> String {
+            do {
+                let description = try PipelineDescription(name: "mine", path: "mine.pipeline", text: text)
+                try description.validate(["sink": "fakesink", "audio-source": "audiotestsrc", "audio-sink": "fakesink"],
+                                         recording: false)
+                return "no error"
+            } catch {
+                return "\(error)"
+            }
+        }
+        let video = "identity name=video-in ! fakesink\n"
+        let gatedMicrophone = "{audio-source} ! volume name=microphone mute=true ! audioconvert ! {audio-encoder} ! identity name=audio-out\n"
+        // Door audio around the speaker gate, to {audio-sink} through a tee.
+        XCTAssertEqual(error(video + "identity name=audio-in ! decodebin ! audioconvert ! tee name=t\n"
+                             + "t. ! queue ! volume name=speaker mute=true ! fakesink\n"
+                             + "t. ! queue ! {audio-sink}\n"),
+                       "mine.pipeline:4: element '{audio-sink}': the door's audio reaches this sink without passing the volume named 'speaker' (the gate that keeps it silent until you accept); put the sink after the speaker gate")
+        // Hard-coded sink with no speaker gate at all, after decodebin (linked only once media flows).
+        XCTAssertTrue(error(video + "identity name=audio-in ! decodebin ! audioconvert\n  ! autoaudiosink")
+            .hasPrefix("mine.pipeline:3: element 'autoaudiosink': the door's audio reaches this sink"))
+        // A hard-coded sink after the gate is fine; so is a gated {audio-sink}.
+        XCTAssertEqual(error(video + "identity name=audio-in ! decodebin ! audioconvert ! volume name=speaker mute=true ! autoaudiosink"),
+                       "no error")
+        XCTAssertEqual(error(video + gatedMicrophone), "no error")
+        // A microphone reaching the door around its gate: a second source, or a tee.
+        let aroundTheGate = video + gatedMicrophone + "audiotestsrc ! audioconvert ! identity name=unused\n"
+            + "audiotestsrc ! queue ! mux.\nmatroskamux name=mux ! fakesink"
+        XCTAssertTrue(error(aroundTheGate)
+            .hasPrefix("mine.pipeline:4: element 'audiotestsrc': this microphone reaches the sink fakesink without passing"),
+                      error(aroundTheGate))
+        XCTAssertTrue(error(video + "{audio-source} ! tee name=m\nm. ! queue ! volume name=microphone mute=true ! fakesink\n"
+                            + "m. ! queue ! audioconvert ! {audio-encoder} ! identity name=audio-out")
+            .hasPrefix("mine.pipeline:2: element '{audio-source}': this microphone reaches the door (audio-out) without passing"))
+        // Every shipped pipeline and example keeps its gates.
+        for name in PipelineDescription.shippedNames() {
+            let description = try PipelineDescription.load(name)
+            XCTAssertNoThrow(try description.checkPrivacyGates(), name)
+        }
+    }
+
+    func testAFailingRecordingEndsTheRecordingNotTheCall() throws {
+        // A full disk: the recording's path is a link to /dev/full.
+        let directory = temporaryDirectory()
+        let path = directory + "/full.mkv"
+        try FileManager.default.createSymbolicLink(atPath: path, withDestinationPath: "/dev/full")
+        let harness = try CallHarness { options in
+            options.answerMode = .auto
+            options.hangupAfter = 4
+            options.media.pipeline = try! PipelineDescription.load("display-record")
+            options.media.recording = try! RecordingTarget(path)
+        }
+        defer { harness.stop() }
+        harness.door.ring()
+        waitUntil("the recording to fail", timeout: 10) { harness.count("recorded") == 1 }
+        let recorded = try XCTUnwrap(harness.lastEvent("recorded"))
+        XCTAssertEqual(recorded["path"] as? String, path)
+        let error = try XCTUnwrap(recorded["error"] as? String)
+        XCTAssertTrue(error.contains("space") || error.contains("writing"), error)
+        XCTAssertEqual(harness.count("ended"), 0, "the call goes on")
+        let session = try XCTUnwrap(harness.answerer.currentSession)
+        let framesAtFailure = session.framesRendered
+        waitUntil("video keeps playing", timeout: 10) { session.framesRendered > framesAtFailure + 15 }
+        waitUntil("the call to end", timeout: 10) { harness.count("ended") == 1 }
+        XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
+        XCTAssertEqual(harness.count("recorded"), 1, "one recorded event for the call")
+        XCTAssertEqual(harness.count("error"), 0)
+    }
+
     func testRecordingTargetExpandsTimeAndChecksTheExtension() throws {
         let target = try RecordingTarget("/tmp/door-%Y-{callId}")
         XCTAssertEqual(target.container, .matroska)

@@ -150,6 +150,56 @@ final class SignalClientTests: XCTestCase {
         client.stop()
     }
 
+    func testRejoinOrderIsHelloJoinQueueThenWhatTheDeadSocketMayHaveLost() throws {
+        let server = try SignalServer()
+        var wire: [ClientMessage] = []
+        server.onAppMessage = { _, message in if message != .ping { wire.append(message) } }
+        // Slow pings and a patient watchdog: only the test drops the socket.
+        let client = try makeClient(server.url, timing: SignalTiming(pingInterval: 30, pongTimeout: 60,
+                                                                     initialBackoff: 0.1, maximumBackoff: 0.8))
+        let recorder = SignalEventRecorder()
+        var connects = 0
+        client.onEvent = { event in
+            recorder.record(event)
+            // The app rejoins its call when the socket comes back.
+            if case .connected = event {
+                connects += 1
+                if connects > 1 { client.send(.join(callId: "c1")) }
+            }
+        }
+        client.start()
+        waitUntil("hello-ok") { recorder.readyCount == 1 }
+
+        // Sent on a socket whose server stops answering: no pong confirms it.
+        server.answersPings = false
+        client.send(.accept(callId: "c1"))
+        client.send(.openDoor(callId: "c1"))
+        XCTAssertEqual(client.unconfirmedCount, 1, "accept awaits its pong; open-door is the call's to repeat")
+        var delivered = false
+        server.answersPings = true
+        client.afterRoundTrip { delivered = true }
+        waitUntil("a round trip") { delivered }
+        XCTAssertEqual(client.unconfirmedCount, 0, "a pong confirms everything sent before its ping")
+
+        server.answersPings = false
+        client.send(.hangup(callId: "c1"))
+        XCTAssertEqual(client.unconfirmedCount, 1)
+        server.dropAppConnections()
+        waitUntil("disconnected") { recorder.disconnectCount == 1 }
+        client.send(.answer(callId: "c1", sdp: "v=0 queued")) // while the socket is down
+        wire.removeAll()
+        server.answersPings = true
+        waitUntil("reconnected and resent") { wire.count >= 4 }
+        XCTAssertEqual(wire.map(\.type), ["hello", "join", "answer", "hangup"],
+                       "hello, the rejoin, the queue, then the hangup the dead socket may have lost")
+        delivered = false
+        client.afterRoundTrip { delivered = true }
+        waitUntil("a round trip") { delivered }
+        XCTAssertEqual(client.unconfirmedCount, 0)
+        XCTAssertEqual(wire.count, 4, "nothing sent twice on the new socket")
+        client.stop()
+    }
+
     func testMalformedFramesAreRefusedAndTheConnectionGoesOn() throws {
         let server = try SignalServer()
         let client = try makeClient(server.url, timing: SignalTiming())
@@ -245,7 +295,7 @@ final class SignalClientTests: XCTestCase {
         client.start()
         waitUntil("hello-ok") { recorder.readyCount == 1 }
         client.send(.join(callId: "no-such-call"))
-        waitUntil("an error") { recorder.contains(.error(message: "unknown call no-such-call")) }
+        waitUntil("an error") { recorder.contains(.error(message: "unknown call no-such-call", callId: "no-such-call")) }
         client.stop()
     }
 }

@@ -18,8 +18,10 @@ final class SignalEventRecorder {
     private(set) var events: [(time: Double, event: SignalEvent)] = []
 
     func attach(to client: SignalClient) {
-        client.onEvent = { [weak self] event in self?.events.append((MainContext.monotonicSeconds(), event)) }
+        client.onEvent = { [weak self] event in self?.record(event) }
     }
+
+    func record(_ event: SignalEvent) { events.append((MainContext.monotonicSeconds(), event)) }
 
     var messages: [ServerMessage] {
         events.compactMap { if case .message(let m) = $0.event { return m } else { return nil } }
@@ -62,6 +64,14 @@ final class TestDoor {
         return callId
     }
 
+    /// Waits for the pong to a ping sent now: the door has everything the
+    /// server sent it before.
+    func roundTrip(file: StaticString = #filePath, line: UInt = #line) {
+        let pongs = received.filter { $0 == .pong }.count
+        send(.ping)
+        waitUntil("the door's round trip", file: file, line: line) { received.filter { $0 == .pong }.count > pongs }
+    }
+
     func joins() -> [String] {
         received.compactMap { if case .join(_, let peer) = $0 { return peer } else { return nil } }
     }
@@ -71,6 +81,14 @@ func temporaryDirectory() -> String {
     let path = NSTemporaryDirectory() + "c1nk-test-" + UUID().uuidString.prefix(8)
     try! FileManager.default.createDirectory(atPath: path, withIntermediateDirectories: true)
     return path
+}
+
+/// Waits until `client`'s server has read everything the client sent so far
+/// (a ping/pong round trip): the barrier before asserting something did not happen.
+func roundTrip(_ client: SignalClient, file: StaticString = #filePath, line: UInt = #line) {
+    var done = false
+    client.afterRoundTrip { done = true }
+    waitUntil("a round trip to the server", file: file, line: line) { done }
 }
 
 /// Fast timing for tests: the same rules as the seed's, scaled down.

@@ -57,6 +57,7 @@ final class WireCodecTests: XCTestCase {
             (#"{"type":"call-end","callId":"c","reason":"answered-elsewhere"}"#, .callEnd(callId: "c", reason: "answered-elsewhere")),
             (#"{"type":"door-open-ok","callId":"c"}"#, .doorOpenOk(callId: "c")),
             (#"{"type":"error","message":"nope"}"#, .error(message: "nope")),
+            (#"{"type":"error","message":"unknown call c","callId":"c"}"#, .error(message: "unknown call c", callId: "c")),
             (#"{"type":"pong","extra":[1,2]}"#, .pong),
         ]
         for (text, expected) in cases {

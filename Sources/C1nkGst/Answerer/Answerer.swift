@@ -16,10 +16,24 @@ public final class Answerer {
         public var hangupAfter: Double?
         /// Stop after this many calls have ended.
         public var exitAfterCalls: Int?
-        /// No WebRTC connection this long after a ring ends the call (seed: 10 s).
+        /// No WebRTC connection this long after a ring ends the call (seed: 10 s);
+        /// media lost this long mid-call ends it `lost`.
         public var connectTimeout: Double = 10
+        /// No `join-ok` this long after a rejoin ends the call `lost`.
+        public var rejoinTimeout: Double = 10
+        /// No `door-open-ok` this long after `open-door`: `door-open-failed`.
+        public var doorOpenTimeout: Double = 5
+        /// A server `error` naming our call ends it after this long unless media flows.
+        public var serverErrorGrace: Double = 5
         /// The ringtone's audio source description; nil for silence.
         public var ringtone: String? = Ringtone.defaultDescription
+        /// `--speaker-volume`: the master volume of everything played (1 = unchanged).
+        public var speakerVolume: Double = 1
+        /// Seconds between two `levels` events during a call.
+        public var levelsInterval: Double = 1
+        /// Asked before a call is recorded; a text refuses the recording
+        /// (an `error` event) and the call goes on unrecorded.
+        public var beforeRecording: (() -> String?)?
         public init() {}
     }
 
@@ -49,26 +63,46 @@ public final class Answerer {
     /// Sees every action of the call state machine as it is performed (the
     /// wall display follows the microphone's mute this way).
     public var onAction: ((CallMachine.Action) -> Void)?
+    /// The process's one speaker: ringtone, sounds (`speaker?.play(.click)`)
+    /// and every call's audio. Nil only if `--audio-sink` cannot be built.
+    public let speaker: SpeakerOutput?
 
     private let client: SignalClient
-    private let options: Options
+    /// Changed by a reload (SIGHUP); a call in progress keeps what it started with.
+    public var options: Options
     private let events: EventLog
     private let log = Log.call
     private var machine = CallMachine()
     private var session: AnswerSession?
     private var ringtone: Ringtone?
-    private var connectTimer: GLibTimer?
-    private var callTimers: [GLibTimer] = []
+    /// The state machine's timers for the call in progress.
+    private var machineTimers: [CallMachine.Timer: GLibTimer] = [:]
+    /// Scripting timers (auto answer, --open-door-after, --hangup-after), per call.
+    private var callTimers: [String: [GLibTimer]] = [:]
     private var hasConnectedBefore = false
     private var finishing: [ObjectIdentifier: AnswerSession] = [:]
     /// Recording files announced with a `recording` event and not yet `recorded`.
     private var recordingAnnounced: Set<String> = []
+    /// The user's mute, kept across the sessions of one call (a re-offer
+    /// builds a new one) and settable while ringing.
+    private var microphoneMuted = false
+    private var levelsTimer: GLibTimer?
 
     public init(client: SignalClient, options: Options, events: EventLog) {
         self.client = client
         self.options = options
         self.events = events
+        do {
+            speaker = try SpeakerOutput(sink: options.media.audioSink, volume: options.speakerVolume)
+        } catch {
+            speaker = nil
+            Log.media.warning("the speaker: \(error)")
+        }
         WebRTCBin.warmUp()
+        if let problem = speaker?.problem { events.emit("error", fields: ["message": problem]) }
+        speaker?.onProblem = { [weak self] problem in
+            self?.events.emit("error", callId: self?.machine.call?.callId, fields: ["message": problem])
+        }
     }
 
     public func start() {
@@ -99,8 +133,8 @@ public final class Answerer {
             return "unknown command '\(word)'; use accept, reject, open, hangup, mute or unmute (or a, r, o, h, m, u)"
         }
         if machine.call == nil { return "no call in progress" }
-        handle(match.1)
-        return nil
+        let refusals = handle(match.1)
+        return refusals.isEmpty ? nil : refusals.joined(separator: "; ")
     }
 
     // MARK: - Inputs
@@ -116,6 +150,7 @@ public final class Answerer {
             events.emit("registered", fields: ["deviceId": deviceId])
         case .disconnected(let reason):
             events.emit("disconnected", fields: ["reason": reason])
+            handle(.signalingLost)
         case let .connectFailed(reason, retryIn):
             events.emit("connect-failed", fields: ["reason": reason, "retryIn": retryIn])
         case .deviceIdAssigned:
@@ -135,16 +170,32 @@ public final class Answerer {
         case let .ice(callId, candidate): handle(.remoteCandidate(callId: callId, candidate: candidate))
         case let .callEnd(callId, reason): handle(.callEnd(callId: callId, reason: reason))
         case .doorOpenOk(let callId): handle(.doorOpenOk(callId: callId))
-        case .error(let text): events.emit("error", callId: machine.call?.callId, fields: ["message": "server: \(text)"])
+        case let .error(text, callId):
+            events.emit("error", callId: callId ?? machine.call?.callId, fields: ["message": "server: \(text)"])
+            handle(.serverError(callId: callId, message: text))
         case .welcome, .helloOk, .tokenOk, .pong: break
         }
     }
 
-    private func handle(_ event: CallMachine.Event) {
+    /// Performs what the machine answers; returns the refusals to tell the user.
+    @discardableResult
+    private func handle(_ event: CallMachine.Event) -> [String] {
+        var refusals: [String] = []
         for action in machine.handle(event) {
-            perform(action)
-            onAction?(action)
+            if case .refuse(let text) = action { refusals.append(text) } else {
+                perform(action)
+                onAction?(action)
+            }
         }
+        return refusals
+    }
+
+    /// A scripting timer that acts only on the call it was started for.
+    private func callTimer(_ callId: String, after seconds: Double, _ event: CallMachine.Event) {
+        callTimers[callId, default: []].append(GLibTimer(after: seconds) { [weak self] in
+            guard let self, self.machine.call?.callId == callId else { return }
+            for refusal in self.handle(event) { self.log.warning("call \(callId): \(refusal)") }
+        })
     }
 
     // MARK: - Actions
@@ -156,8 +207,12 @@ public final class Answerer {
         case .send(let message):
             client.send(message)
         case .startRingtone:
-            guard let source = options.ringtone else { return }
-            ringtone = try? Ringtone(source: source, sink: options.media.audioSink)
+            guard let source = options.ringtone, let speaker else { return }
+            do {
+                ringtone = try Ringtone(source: source, speaker: speaker)
+            } catch {
+                log.warning("ringtone: \(error); ringing silently")
+            }
         case .stopRingtone:
             ringtone?.stop()
             ringtone = nil
@@ -170,19 +225,27 @@ public final class Answerer {
         case .enableAudio:
             session?.setAudioEnabled(true)
         case .setMicrophoneMuted(let muted):
+            microphoneMuted = muted
             session?.setMicrophoneMuted(muted)
-        case .startConnectTimer(let callId):
-            connectTimer = GLibTimer(after: options.connectTimeout) { [weak self] in self?.handle(.connectTimeout(callId: callId)) }
-        case .cancelConnectTimer:
-            connectTimer = nil
-        case .callAccepted:
+        case let .startTimer(timer, callId):
+            let seconds: Double
+            switch timer {
+            case .connect: seconds = options.connectTimeout
+            case .rejoin: seconds = options.rejoinTimeout
+            case .doorOpen: seconds = options.doorOpenTimeout
+            case .serverErrorGrace: seconds = options.serverErrorGrace
+            }
+            machineTimers[timer] = GLibTimer(after: seconds) { [weak self] in self?.handle(.timeout(timer, callId: callId)) }
+        case .cancelTimer(let timer):
+            machineTimers[timer] = nil
+        case .cancelTimers:
+            machineTimers.removeAll()
+        case .callAccepted(let callId):
             lastCall.acceptedAt = MainContext.monotonicSeconds()
-            if let seconds = options.openDoorAfter {
-                callTimers.append(GLibTimer(after: seconds) { [weak self] in self?.handle(.userOpenDoor) })
-            }
-            if let seconds = options.hangupAfter {
-                callTimers.append(GLibTimer(after: seconds) { [weak self] in self?.handle(.userHangup) })
-            }
+            if let seconds = options.openDoorAfter { callTimer(callId, after: seconds, .userOpenDoor) }
+            if let seconds = options.hangupAfter { callTimer(callId, after: seconds, .userHangup) }
+        case .refuse(let text):
+            log.warning(text)
         }
     }
 
@@ -192,10 +255,14 @@ public final class Answerer {
         switch name {
         case "ringing":
             lastCall = CallFigures(callId: callId, ringAt: now)
+            microphoneMuted = false
             log.info("ringing: \(fields["doorName"] ?? "?") (call \(callId))")
-            if options.answerMode == .auto {
-                callTimers.append(GLibTimer(after: options.answerDelay) { [weak self] in self?.handle(.userAccept) })
-            }
+            if options.answerMode == .auto { callTimer(callId, after: options.answerDelay, .userAccept) }
+        case "missed":
+            // Another ring while busy: the call in progress, its timers and counts stay as they are.
+            log.info("missed a ring from \(fields["doorName"] ?? "?") (call \(callId)): \(fields["reason"] ?? "?")")
+        case "door-open-failed":
+            log.warning("call \(callId): the door did not open (\(fields["reason"] ?? "?"))")
         case "media-connected":
             lastCall.mediaConnectedAt = now
             if let ring = lastCall.ringAt { extra["sinceRingMs"] = Int((now - ring) * 1000) }
@@ -204,12 +271,16 @@ public final class Answerer {
             if let ring = lastCall.ringAt { extra["sinceRingMs"] = Int((now - ring) * 1000) }
         case "door-opened":
             lastCall.doorOpened = true
+        case "accepted":
+            levelsTimer = GLibTimer(after: options.levelsInterval, repeats: true) { [weak self] in self?.emitLevels(callId: callId) }
         case "ended":
             if lastCall.callId == callId {
                 lastCall.endReason = fields["reason"]
                 extra["frames"] = lastCall.framesRendered
             }
-            callTimers.removeAll()
+            // Only this call's timers: nothing else may be running, but nothing else is ours to stop.
+            callTimers[callId] = nil
+            levelsTimer = nil
             endedCalls += 1
             log.info("call \(callId) ended: \(fields["reason"] ?? "?")")
             if let limit = options.exitAfterCalls, endedCalls >= limit { isFinished = true }
@@ -221,8 +292,16 @@ public final class Answerer {
 
     private func startMedia(callId: String, offer: String, audioEnabled: Bool) {
         stopMedia()
+        var media = options.media
+        if media.recording != nil, let refusal = options.beforeRecording?() {
+            events.emit("error", callId: callId, fields: ["message": refusal])
+            media.recording = .discard
+        }
         do {
-            let session = try AnswerSession(callId: callId, offer: offer, configuration: options.media, audioEnabled: audioEnabled)
+            let session = try AnswerSession(callId: callId, offer: offer, configuration: media, audioEnabled: audioEnabled,
+                                            speaker: speaker)
+            session.setMicrophoneMuted(microphoneMuted)
+            session.onAudioProblem = { [weak self] text in self?.events.emit("error", callId: callId, fields: ["message": text]) }
             session.onAnswer = { [weak self, weak session] sdp in
                 guard let self else { return }
                 if let session, let path = session.recordingPath, self.recordingAnnounced.insert(path).inserted {
@@ -232,13 +311,31 @@ public final class Answerer {
             }
             session.onLocalCandidate = { [weak self] candidate in self?.handle(.localCandidate(callId: callId, candidate: candidate)) }
             session.onConnected = { [weak self] in self?.handle(.mediaConnected(callId: callId)) }
+            session.onDisconnected = { [weak self] in self?.handle(.mediaDisconnected(callId: callId)) }
             session.onFirstFrame = { [weak self] in self?.handle(.firstFrame(callId: callId)) }
             session.onFailure = { [weak self] reason in self?.handle(.mediaFailed(callId: callId, reason: reason)) }
+            session.onWarning = { [weak self] text in self?.events.emit("error", callId: callId, fields: ["message": text]) }
+            session.onRecordingFailed = { [weak self, weak session] reason in
+                guard let self, let path = session?.recordingPath else { return }
+                // The recording ends here; the call goes on.
+                self.recordingAnnounced.remove(path)
+                self.events.emit("recorded", callId: callId, fields: ["path": path, "error": reason])
+            }
             self.session = session
         } catch {
             log.error("call \(callId): \(error)")
             handle(.mediaFailed(callId: callId, reason: "\(error)"))
         }
+    }
+
+    /// The `levels` event: the loudest door and resident levels of the last
+    /// interval, dBFS RMS (-100 for silence or a closed gate).
+    private func emitLevels(callId: String) {
+        guard let session, session.callId == callId else { return }
+        let levels = session.takeLevels()
+        func dB(_ value: Double) -> Double { value.isFinite ? max(-100, (value * 10).rounded() / 10) : -100 }
+        events.emit("levels", callId: callId, fields: ["door": dB(levels.door), "resident": dB(levels.resident),
+                                                      "muted": session.isMicrophoneMuted])
     }
 
     /// Ends the current media session; a recording is finalised in the
@@ -259,7 +356,7 @@ public final class Answerer {
         session.finish { [weak self, weak session] in
             guard let self else { return }
             self.finishing[key] = nil
-            if let session, let path = session.recordingPath {
+            if let session, let path = session.recordingPath, session.recordingError == nil {
                 self.recordingAnnounced.remove(path)
                 self.events.emit("recorded", callId: session.callId, fields: ["path": path])
             }

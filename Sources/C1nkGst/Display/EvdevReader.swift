@@ -52,11 +52,11 @@ public final class EvdevReader {
             if store == 0, rangeX == nil { rangeX = (minimum, maximum) }
             if store == 1, rangeY == nil { rangeY = (minimum, maximum) }
         }
-        watch = FileDescriptorWatch(fd: fd) { [weak self] in self?.readAvailable() ?? false }
+        watch = FileDescriptorWatch(fd: fd, .readable) { [weak self] _ in self?.readAvailable() ?? false }
     }
 
     deinit {
-        watch?.remove()
+        watch?.cancel()
         close(fd)
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// A door panel on GStreamer speaking the local server's door protocol:
 /// rings, offers its camera and voice to every app that joins, hears the
 /// resident, and "unlocks" on `open-door`. Used by the demo, the tests and
@@ -30,6 +32,8 @@ public final class SimulatedDoor {
     public private(set) var acceptedAt: Double?
     /// The resident's audio as the door heard it: (monotonic seconds, dBFS).
     public private(set) var heardLevels: [(time: Double, level: Double)] = []
+    /// With `analyseBands`: the door's and the resident's bands as heard.
+    public private(set) var heardBands: [(time: Double, band: String, level: Double)] = []
 
     private let options: Options
     private let log = Log.app
@@ -71,6 +75,7 @@ public final class SimulatedDoor {
     /// at once.
     public func ring() {
         heardLevels.removeAll()
+        heardBands.removeAll()
         acceptedAt = nil
         doorOpened = false
         spare = makeSession()
@@ -95,6 +100,14 @@ public final class SimulatedDoor {
         stopPeers()
         socket?.connection.close(reason: "door stopping")
         socket = nil
+    }
+
+    /// Mean power (dBFS) heard in a band between two times (monotonic seconds).
+    public func meanHeard(band: String, since start: Double, until end: Double = .infinity) -> Double {
+        let levels = heardBands.filter { $0.band == band && $0.time >= start && $0.time <= end }.map(\.level)
+        guard !levels.isEmpty else { return -.infinity }
+        let power = levels.map { $0.isFinite ? pow(10, $0 / 10) : 0 }.reduce(0, +) / Double(levels.count)
+        return power > 0 ? 10 * log10(power) : -.infinity
     }
 
     /// Loudest level heard since `time` (monotonic seconds).
@@ -178,6 +191,9 @@ public final class SimulatedDoor {
         session.onFailure = { [weak self] reason in self?.onEvent?(.error("peer \(peerId): \(reason)")) }
         session.onHeardLevel = { [weak self] level in
             self?.heardLevels.append((MainContext.monotonicSeconds(), level))
+        }
+        session.onHeardBand = { [weak self] band, level in
+            self?.heardBands.append((MainContext.monotonicSeconds(), band, level))
         }
         peers[peerId] = session
     }

@@ -1,18 +1,29 @@
 import CGStreamer
 
-/// Calls `onReadable` on the main context whenever a file descriptor has
-/// data (or hung up). The handler returns false to stop watching. Removed
-/// when released.
+/// Calls a closure on the main context when a file descriptor is readable
+/// or writable (`g_unix_fd_add`). The handler returns false to stop watching;
+/// releasing the watch stops it too. The descriptor is not closed here.
 public final class FileDescriptorWatch {
-    private var sourceID: guint = 0
-    private let onReadable: () -> Bool
+    public struct Condition: OptionSet, Sendable {
+        public let rawValue: UInt32
+        public init(rawValue: UInt32) { self.rawValue = rawValue }
+        public static let readable = Condition(rawValue: G_IO_IN.rawValue)
+        public static let writable = Condition(rawValue: G_IO_OUT.rawValue)
+        public static let hangUp = Condition(rawValue: G_IO_HUP.rawValue)
+        public static let error = Condition(rawValue: G_IO_ERR.rawValue)
+    }
 
-    public init(fd: Int32, _ onReadable: @escaping () -> Bool) {
-        self.onReadable = onReadable
+    private var sourceID: guint = 0
+    private let handler: (Condition) -> Bool
+
+    public init(fd: Int32, _ condition: Condition, _ handler: @escaping (Condition) -> Bool) {
+        self.handler = handler
         let box = Unmanaged.passRetained(WeakBox(self)).toOpaque()
-        sourceID = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), { _, _, data in
+        sourceID = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(condition.union([.hangUp, .error]).rawValue), { _, condition, data in
             guard let watch = Unmanaged<WeakBox<FileDescriptorWatch>>.fromOpaque(data!).takeUnretainedValue().object else { return 0 }
-            return watch.fired() ? 1 : 0
+            let keep = watch.handler(Condition(rawValue: condition.rawValue))
+            if !keep { watch.sourceID = 0 }
+            return keep ? 1 : 0
         }, box, { data in
             Unmanaged<WeakBox<FileDescriptorWatch>>.fromOpaque(data!).release()
         })
@@ -20,15 +31,9 @@ public final class FileDescriptorWatch {
 
     public var isActive: Bool { sourceID != 0 }
 
-    private func fired() -> Bool {
-        if onReadable() { return true }
-        sourceID = 0
-        return false
-    }
-
-    public func remove() {
+    public func cancel() {
         if sourceID != 0 { g_source_remove(sourceID); sourceID = 0 }
     }
 
-    deinit { remove() }
+    deinit { cancel() }
 }

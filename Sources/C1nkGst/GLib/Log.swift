@@ -47,7 +47,7 @@ public struct Log {
         let text = message()
         if enabled { c1nk_debug_log(category, level, file, function, gint(line), text) }
         if let echo, Log.echoToStandardError {
-            FileDescriptorWriter.standardError.write("\(name): \(echo): \(text)\n")
+            FileDescriptorWriter.standardError.write(Journal.prefix(level == GST_LEVEL_ERROR ? .error : .warning) + "\(name): \(echo): \(text)\n")
         }
     }
 }

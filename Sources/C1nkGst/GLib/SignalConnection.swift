@@ -88,4 +88,15 @@ public final class SignalConnection {
         }
         return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
     }
+
+    /// `gpointer handler(GObject*, gpointer arg, gpointer user_data)`: the
+    /// handler's result is the signal's return value (e.g. an element).
+    public static func connectReturning(_ instance: gpointer, _ signal: String,
+                                        _ handler: @escaping (gpointer?) -> gpointer?) -> SignalConnection {
+        typealias Thunk = @convention(c) (gpointer?, gpointer?, gpointer?) -> gpointer?
+        let thunk: Thunk = { _, arg, data in
+            Unmanaged<ClosureBox<(gpointer?) -> gpointer?>>.fromOpaque(data!).takeUnretainedValue().value(arg)
+        }
+        return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
+    }
 }

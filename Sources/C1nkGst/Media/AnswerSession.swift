@@ -7,16 +7,34 @@ import Synchronization
 /// completely when the call ends.
 ///
 /// Receives the door's video and audio, sends the microphone. Both audio
-/// directions sit behind muted `volume` gates until `setAudioEnabled(true)`.
+/// directions sit behind muted `volume` gates until `setAudioEnabled(true)`,
+/// and the microphone's source is not even opened before then. The door's
+/// audio plays through the process's `SpeakerOutput` (`{audio-sink}` is a
+/// `proxysink` into its mixer); a failing microphone or speaker is reported
+/// with `onAudioProblem` and the call goes on without it.
 public final class AnswerSession {
     public let callId: String
 
     public var onAnswer: ((String) -> Void)?
     public var onLocalCandidate: ((IceCandidate) -> Void)?
     public var onConnected: (() -> Void)?
+    /// The connection went to disconnected, failed or closed after it had
+    /// connected; `onConnected` follows if it comes back.
+    public var onDisconnected: (() -> Void)?
     public var onFirstFrame: (() -> Void)?
     /// Negotiation or pipeline failure; the session is unusable.
     public var onFailure: ((String) -> Void)?
+    /// Audio that cannot work (a device that cannot open, a codec we cannot
+    /// decode): the call goes on without it.
+    public var onAudioProblem: ((String) -> Void)?
+    /// Something the user should know while the call goes on (e.g. the
+    /// door's video cannot be played here and was declined).
+    public var onWarning: ((String) -> Void)?
+    /// Whether the answer carries the door's video (false: declined, audio only).
+    public private(set) var videoAccepted = false
+    /// The recording branch failed (disk full, a write error): the recording
+    /// ended with what was written, the call goes on.
+    public var onRecordingFailed: ((String) -> Void)?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -27,6 +45,9 @@ public final class AnswerSession {
     public private(set) var audioEnabled: Bool
     /// The file this call is recorded to, when recording.
     public private(set) var recordingPath: String?
+    /// Why the recording stopped early, if it did.
+    public private(set) var recordingError: String?
+    private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
     public var measurements: MeasurementProbes.Summary? { probes?.summary() }
     private var probes: MeasurementProbes?
@@ -38,6 +59,11 @@ public final class AnswerSession {
     private let webrtc: WebRTCBin
     private var busWatch: BusWatch?
     private let frameCounter = FrameCounter()
+    private let keyframeCounter = FrameCounter()
+    private var repairWatch: SignalConnection?
+    /// Keyframe requests (PLI/FIR) sent to the door: ours at link and those
+    /// of the depayloader and decoder after loss.
+    public var keyframeRequests: Int { keyframeCounter.value.load(ordering: .relaxed) }
     /// Holds the microphone back until its webrtcbin pad exists (after the
     /// remote description); pushing into an unlinked pad would stop it.
     private var microphoneHold: (pad: UnsafeMutablePointer<GstPad>, probe: gulong)?
@@ -47,14 +73,37 @@ public final class AnswerSession {
     private var pipelineReleased = false
     private var connected = false
     private var microphoneMuted = false
+    let speaker: SpeakerOutput
+    private var speakerInput: SpeakerInput?
+    private let voice: VoiceProcessing
+    /// The microphone's sources, held in NULL until audio is enabled.
+    private var microphoneSources: [UnsafeMutablePointer<GstElement>] = []
+    private var microphoneOpen = false
+    private var microphoneFailed = false
+    /// Elements of the two audio branches: their errors are audio problems.
+    private var microphoneElements: [UnsafeMutablePointer<GstElement>] = []
+    private var speakerElements: [UnsafeMutablePointer<GstElement>] = []
+    private var audioElements: [UnsafeMutablePointer<GstElement>] { microphoneElements + speakerElements }
+    private var audioProblemsReported: Set<String> = []
+    /// Loudest door (speaker gate) and resident (microphone gate) levels since the last `takeLevels()`.
+    private var doorLevel = -Double.infinity
+    private var residentLevel = -Double.infinity
+    /// Whether the door's audio can be decoded here; false: answered inactive.
+    public private(set) var audioDecodable = true
 
-    public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool) throws {
+    /// `speaker`: the process's speaker; nil gives the session one of its own
+    /// on `configuration.audioSink`.
+    public init(callId: String, offer sdp: String, configuration: MediaConfiguration, audioEnabled: Bool,
+                speaker: SpeakerOutput? = nil) throws {
         GStreamer.initialize()
         self.callId = callId
         self.audioEnabled = audioEnabled
         offer = try OfferSummary(sdp: sdp)
+        self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink)
+        voice = configuration.voice
 
         var values = configuration.userValues
+        values["audio-sink"] = "proxysink name=\(Self.speakerFeedName)"
         values["video-depay"] = offer.videoDepayloader
         values["video-decoder"] = offer.videoDecoder
         values["audio-depay"] = offer.audioDepayloader
@@ -66,13 +115,14 @@ public final class AnswerSession {
             }
             values["record-location"] = file.path
             values["record-muxer"] = file.container.muxer
-            recordingPath = file.path
+            if !recording.discards { recordingPath = file.path }
         }
         pipeline = try configuration.resolvedPipeline().build(values)
         gst_object_set_name(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstObject.self), "c1nk-call")
 
         let inputs = self.inputs
         let callLabel = callId
+        let keyframeCounter = self.keyframeCounter
         do {
             webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds) { pad in
                 // Streaming thread: link to what was prepared before the answer, and return.
@@ -81,6 +131,12 @@ public final class AnswerSession {
                 let result = gst_pad_link(pad, target)
                 if result != GST_PAD_LINK_OK {
                     MainContext.post { Log.media.warning("call \(callLabel): cannot link the door's \(media) (\(result.rawValue))") }
+                } else if media == "video" {
+                    KeyframeRequests.count(on: pad, into: keyframeCounter)
+                    // The door's first keyframe may have gone before the
+                    // connection was up: ask for one now rather than wait
+                    // for its next scheduled one.
+                    gst_pad_send_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
                 }
             }
         } catch {
@@ -88,16 +144,28 @@ public final class AnswerSession {
             throw error
         }
         gst_bin_add(bin, webrtc.element)
+        self.speaker.align(pipeline)
+        prepareAudio()
         if configuration.measure {
             probes = MeasurementProbes()
             probes?.attach(to: pipeline)
+            probes?.keyframeRequests = { [keyframeCounter] in keyframeCounter.value.load(ordering: .relaxed) }
         }
+        repairWatch = VideoRepair.watch(pipeline)
         prepareInputs()
         prepareOutputs()
         if configuration.renderImmediately && !configuration.videoSink.contains("sync=") {
             renderImmediately()
         }
         applyGates()
+        if offer.hasVideo && offer.videoCodec == nil {
+            // The video will be declined: the sinks of the description's
+            // video branch will never see a buffer, and sinks waiting to
+            // preroll would hold the whole pipeline (audio too) in PAUSED.
+            for sink in Gst.sinks(of: pipeline) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "async") {
+                ObjectProperty.set(UnsafeMutableRawPointer(sink), "async", "false")
+            }
+        }
 
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
@@ -116,6 +184,9 @@ public final class AnswerSession {
     }
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
+    static let speakerFeedName = "c1nk-speaker-feed"
+    /// The call's pipeline, for tests that inspect its elements.
+    var pipelineForTests: UnsafeMutablePointer<GstElement> { pipeline }
 
     /// The caps of the video arriving at `video-out`, once it flows
     /// ("video/x-raw, width=800, …"), for diagnostics.
@@ -149,6 +220,16 @@ public final class AnswerSession {
         applyGates()
     }
 
+    public var isMicrophoneMuted: Bool { microphoneMuted }
+    /// Whether the microphone's source is open (only after audio is enabled).
+    public var isMicrophoneOpen: Bool { microphoneOpen }
+
+    /// The loudest door and resident levels (dBFS RMS) since the last call.
+    public func takeLevels() -> (door: Double, resident: Double) {
+        defer { doorLevel = -.infinity; residentLevel = -.infinity }
+        return (doorLevel, residentLevel)
+    }
+
     /// Tears the pipeline down at once (also a recording being finalised).
     /// Safe to call twice.
     public func stop() {
@@ -161,7 +242,7 @@ public final class AnswerSession {
     /// most `timeout` seconds. `done` runs on the main context.
     public func finish(timeout: Double = 3, _ done: @escaping () -> Void) {
         guard !stopped else { return done() }
-        guard recordingPath != nil, !recordingClosed else {
+        guard recordingPath != nil, !recordingClosed, recordingError == nil else {
             stop()
             return done()
         }
@@ -198,12 +279,14 @@ public final class AnswerSession {
     /// the description does not take goes to a discarding sink.
     private func prepareInputs() {
         for media in ["video", "audio"] {
-            if let input = Gst.find("\(media)-in", in: pipeline) {
+            let undecodable = media == "audio" && !audioDecodable
+            if !undecodable, let input = Gst.find("\(media)-in", in: pipeline) {
                 inputs.set(media, gst_element_get_static_pad(input, "sink"))
                 gst_object_unref(UnsafeMutableRawPointer(input))
             } else if media == "audio" ? offer.audioLineIndex != nil : offer.hasVideo {
                 let discard = gst_element_factory_make("fakesink", "discard-\(media)")!
                 ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+                ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
                 gst_bin_add(bin, discard)
                 inputs.set(media, gst_element_get_static_pad(discard, "sink"))
             }
@@ -242,7 +325,10 @@ public final class AnswerSession {
             gst_object_unref(UnsafeMutableRawPointer(pad))
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
-        if let recordingPath { watchRecordingEnd(path: recordingPath) }
+        if let recordingPath {
+            watchRecordingEnd(path: recordingPath)
+            recordingBranch = RecordingBranch(pipeline: pipeline, path: recordingPath)
+        }
         if let output = Gst.find("audio-out", in: pipeline) {
             let pad = gst_element_get_static_pad(output, "src")!
             gst_object_unref(UnsafeMutableRawPointer(output))
@@ -271,17 +357,70 @@ public final class AnswerSession {
     private func remoteDescriptionApplied(_ error: String?) {
         guard !stopped else { return }
         if let error { return fail("the door's offer was refused: \(error)") }
+        negotiateVideo()
         do {
             try releaseMicrophone()
         } catch {
             return fail("\(error)")
         }
-        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER) { [weak self] result in
+        if videoAccepted, let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack") {
+            // webrtcbin 1.22 sets each jitterbuffer of a bundle to the NACK
+            // setting of every transceiver in turn, the last one winning: all
+            // must agree. (Audio offers no RTX; its NACKs go unanswered.)
+            webrtc.withTransceivers { all in all.forEach { ObjectProperty.set($0, "do-nack", "true") } }
+        }
+        var declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
+        if !audioDecodable, let index = offer.audioLineIndex { declined.insert(index) }
+        webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
             case .success(let sdp): self.onAnswer?(sdp)
             case .failure(let error): self.fail("\(error)")
             }
+        }
+    }
+
+    /// Chooses what the answer says about the door's video: the one codec we
+    /// play best (see `OfferSummary.videoCodec`), loss repair the door
+    /// offers (NACK with RTX, RED/ULPFEC); or a declined (inactive) m-line
+    /// when this machine can play none of the offered codecs, and the call
+    /// goes on with audio.
+    private func negotiateVideo() {
+        guard let index = offer.videoLineIndex else { return }
+        let line = offer.lines[index]
+        let chosen = offer.videoCodec
+        // webrtcbin 1.22 makes no transceiver for a received-only m-line
+        // until it answers, and then answers with every offered codec. Our
+        // own transceiver, with the one codec as its preference, narrows it.
+        // An unplayable video is answered `inactive` (see
+        // `WebRTCBin.createLocalDescription`), and whatever the door still
+        // sends goes to a discarding sink.
+        let codec = chosen ?? line.mediaCodecs.first ?? "VP8"
+        let caps = "application/x-rtp,media=video,encoding-name=\(codec),payload=\(line.payloadTypes[codec] ?? 96),clock-rate=90000"
+        guard let preferences = gst_caps_from_string(caps) else { return }
+        defer { gst_caps_unref(preferences) }
+        if let transceiver = c1nk_emit_add_transceiver(UnsafeMutableRawPointer(webrtc.element), GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, preferences) {
+            if chosen != nil {
+                if line.feedback.contains("nack") { ObjectProperty.set(transceiver, "do-nack", "true") }
+                if line.payloadTypes["RED"] != nil, line.payloadTypes["ULPFEC"] != nil {
+                    ObjectProperty.set(transceiver, "fec-type", "ulp-red")
+                }
+            }
+            gst_object_unref(transceiver)
+        }
+        videoAccepted = chosen != nil
+        if chosen == nil {
+            let discard = gst_element_factory_make("fakesink", "declined-video")!
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+            // Added while playing: a sink that must preroll would hold the whole pipeline back.
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
+            gst_bin_add(bin, discard)
+            gst_element_sync_state_with_parent(discard)
+            inputs.set("video", gst_element_get_static_pad(discard, "sink"))
+            let offered = line.mediaCodecs.isEmpty ? "none" : line.mediaCodecs.joined(separator: ", ")
+            onWarning?("the door's video cannot be played here: it offers \(offered), and this machine has no "
+                       + "GStreamer depayloader and decoder for any of them (gst-inspect-1.0 lists what is installed); "
+                       + "the call goes on with audio only")
         }
     }
 
@@ -296,7 +435,7 @@ public final class AnswerSession {
             gst_pad_remove_probe(source, probe)
             gst_object_unref(UnsafeMutableRawPointer(source))
         }
-        if let index = offer.audioLineIndex, offer.audioSendChain() != nil {
+        if audioDecodable, let index = offer.audioLineIndex, offer.audioSendChain() != nil {
             guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
                 throw MediaError.negotiation("webrtcbin gave no sink pad for the audio m-line \(index)")
             }
@@ -306,8 +445,14 @@ public final class AnswerSession {
                 throw MediaError.negotiation("cannot link audio-out to webrtcbin (\(result.rawValue))")
             }
         } else {
-            log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            if audioDecodable && offer.audioLineIndex != nil {
+                log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
+            }
             let discard = gst_element_factory_make("fakesink", "discard-microphone")!
+            // No preroll: the microphone may be closed, and a sink waiting for
+            // its first buffer would hold the whole call in PAUSED.
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
+            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
             gst_bin_add(bin, discard)
             gst_element_sync_state_with_parent(discard)
             let sinkPad = gst_element_get_static_pad(discard, "sink")!
@@ -326,8 +471,15 @@ public final class AnswerSession {
                 dumpGraph("connected")
                 onConnected?()
             }
-        case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED:
-            fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+        case GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED, GST_WEBRTC_PEER_CONNECTION_STATE_FAILED,
+             GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED:
+            if connected {
+                // Lost mid-call: the call decides how long to wait for it (or a fresh offer).
+                connected = false
+                onDisconnected?()
+            } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
+                fail("the WebRTC connection to the door failed (no ICE path: check --stun/--turn and --ice-local-ip)")
+            }
         default:
             break
         }
@@ -344,6 +496,15 @@ public final class AnswerSession {
         onFirstFrame?()
     }
 
+    /// Only the recording ends: its file is closed as it is, the call goes on.
+    private func recordingFailed(_ reason: String) {
+        guard recordingError == nil, !stopped else { return }
+        recordingError = reason
+        recordingBranch?.close()
+        log.warning("call \(callId): the recording stopped: \(reason)")
+        onRecordingFailed?(reason)
+    }
+
     private func fail(_ reason: String) {
         guard !stopped else { return }
         log.warning("call \(callId): \(reason)")
@@ -352,7 +513,93 @@ public final class AnswerSession {
 
     // MARK: - Audio gates and levels
 
+    /// Before the pipeline starts: the door's codec, the DSP, the microphone
+    /// held closed, the speaker's feed connected.
+    private func prepareAudio() {
+        let offered = offer.audioCodecs
+        if offer.audioLineIndex != nil, !offered.contains(where: AudioCodecs.canDecode) {
+            audioDecodable = false
+            let text = "the door offers audio only as \(offered.isEmpty ? "nothing known" : offered.joined(separator: ", ")), "
+                + "which cannot be decoded here (\(AudioCodecs.decodable().joined(separator: ", "))): the call goes on with video only"
+            MainContext.post { [weak self] in self?.reportAudioProblem(text) }
+        }
+        if offer.audioLineIndex == nil || !audioDecodable, let input = Gst.find("audio-in", in: pipeline) {
+            // No door audio will ever come: keep its branch out of the
+            // pipeline's state changes (a decodebin waiting for its first
+            // buffer would hold the whole call, video included, in PAUSED).
+            for element in [input] + PipelineLinks.downstream(of: input, ownOnly: true) {
+                gst_element_set_locked_state(element, 1)
+            }
+            gst_object_unref(UnsafeMutableRawPointer(input))
+        }
+        for dsp in PipelineLinks.elements(of: pipeline, factory: "webrtcdsp") {
+            voice.configure(dsp, probe: speaker.probeName)
+        }
+        if let gate = Gst.find("microphone", in: pipeline) {
+            defer { gst_object_unref(UnsafeMutableRawPointer(gate)) }
+            ObjectProperty.set(UnsafeMutableRawPointer(gate), "volume", String(voice.microphoneGain))
+            let upstream = PipelineLinks.upstream(of: gate)
+            microphoneElements = upstream + [gate] + PipelineLinks.downstream(of: gate, stoppingAt: ["audio-out"])
+            // Seed 002: one owner of a device at a time, and the microphone
+            // only while talking: its sources stay in NULL until audio is enabled.
+            for source in PipelineLinks.sources(upstream) {
+                gst_object_ref(UnsafeMutableRawPointer(source))
+                gst_element_set_locked_state(source, 1)
+                microphoneSources.append(source)
+            }
+        }
+        if let feed = Gst.find(Self.speakerFeedName, in: pipeline) {
+            defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
+            speakerElements = PipelineLinks.upstream(of: feed, stoppingAt: ["audio-in"]) + [feed]
+            do {
+                speakerInput = try speaker.attach(proxySink: feed, name: "call")
+            } catch {
+                log.warning("call \(callId): \(error)")
+            }
+        }
+    }
+
+    /// Starts the microphone's sources (at accept). A device that cannot
+    /// open is reported and the call goes on without it.
+    private func openMicrophone() {
+        microphoneOpen = true
+        for source in microphoneSources {
+            gst_element_set_locked_state(source, 0)
+            if gst_element_sync_state_with_parent(source) == 0 {
+                microphoneBroken("\(Gst.name(source)) would not start")
+                return
+            }
+        }
+    }
+
+    private func microphoneBroken(_ reason: String) {
+        guard !microphoneFailed else { return }
+        microphoneFailed = true
+        for source in microphoneSources {
+            gst_element_set_locked_state(source, 1)
+            gst_element_set_state(source, GST_STATE_NULL)
+        }
+        reportAudioProblem("the microphone cannot open (\(reason)): the call goes on without it; check --audio-source")
+    }
+
+    private func audioBranchFailed(_ message: UnsafeMutablePointer<GstMessage>) {
+        let reason = PipelineMessage.describeError(message)
+        if microphoneElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
+            microphoneBroken(reason)
+        } else {
+            reportAudioProblem("the door's audio cannot play (\(reason)): the call goes on without it")
+        }
+    }
+
+    private func reportAudioProblem(_ text: String) {
+        guard !stopped, audioProblemsReported.insert(text).inserted else { return }
+        log.warning("call \(callId): \(text)")
+        onAudioProblem?(text)
+    }
+
+
     private func applyGates() {
+        if audioEnabled && !microphoneOpen && !microphoneFailed { openMicrophone() }
         setMute("microphone", !audioEnabled || microphoneMuted)
         setMute("speaker", !audioEnabled)
     }
@@ -366,12 +613,25 @@ public final class AnswerSession {
     private func busMessage(_ message: UnsafeMutablePointer<GstMessage>) {
         switch message.pointee.type {
         case GST_MESSAGE_ELEMENT:
-            if let level = AudioLevel.rms(from: message), Gst.name(message.pointee.src) == "speaker-level" {
+            guard let level = AudioLevel.rms(from: message) else { break }
+            switch Gst.name(message.pointee.src) {
+            case "speaker-level":
                 if audioEnabled { speakerPeakWhileEnabled = max(speakerPeakWhileEnabled, level) }
                 else { speakerPeakWhileGated = max(speakerPeakWhileGated, level) }
+                doorLevel = max(doorLevel, level)
+            case "microphone-level":
+                residentLevel = max(residentLevel, level)
+            default:
+                break
             }
         case GST_MESSAGE_ERROR:
-            fail(PipelineMessage.describeError(message))
+            if let branch = recordingBranch, branch.contains(message.pointee.src) {
+                recordingFailed(PipelineMessage.describeError(message))
+            } else if audioElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
+                audioBranchFailed(message)
+            } else {
+                fail(PipelineMessage.describeError(message))
+            }
         case GST_MESSAGE_WARNING:
             log.debug("call \(callId): \(PipelineMessage.describeError(message))")
         case GST_MESSAGE_LATENCY:
@@ -393,9 +653,16 @@ public final class AnswerSession {
             microphoneHold = nil
         }
         webrtc.disconnect()
+        repairWatch?.disconnect()
         busWatch?.remove()
         busWatch = nil
         gst_element_set_state(pipeline, GST_STATE_NULL)
+        speakerInput?.remove()
+        speakerInput = nil
+        for source in microphoneSources { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        microphoneSources = []
+        microphoneElements = []
+        speakerElements = []
         gst_object_unref(UnsafeMutableRawPointer(pipeline))
     }
 }
@@ -427,6 +694,19 @@ final class PadTable: @unchecked Sendable {
     }
 
     deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+}
+
+/// Counts the keyframe requests that leave toward webrtcbin on its video pad.
+enum KeyframeRequests {
+    static func count(on pad: UnsafeMutablePointer<GstPad>, into counter: FrameCounter) {
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
+               gst_video_event_is_force_key_unit(event) != 0 {
+                counter.value.add(1, ordering: .relaxed)
+            }
+            return GST_PAD_PROBE_OK
+        }
+    }
 }
 
 /// Counts frames from a streaming thread.

@@ -8,7 +8,9 @@ import CGStreamer
 ///
 /// Layout: 26 blocks across the frame, 16 rows high, 32 rows above the
 /// bottom edge: two marker blocks (white, black), then 24 bits of the
-/// monotonic clock in milliseconds, most significant first.
+/// monotonic clock in milliseconds, most significant first. A second row
+/// the same way, 24 rows higher, holds the frame's sequence number, so a
+/// receiver knows which frame it shows and which it never showed.
 public enum FrameStamp {
     static let bits = 24
     static let blocks = bits + 2
@@ -18,8 +20,16 @@ public enum FrameStamp {
     public static func nowMilliseconds() -> Int { Int(g_get_monotonic_time() / 1000) & mask }
 
     /// Writes `milliseconds` into the luma plane of a frame.
-    static func write(_ milliseconds: Int, luma: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
+    static func write(_ milliseconds: Int, sequence: Int? = nil, luma: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int) {
         guard let (top, blockWidth) = geometry(width: width, height: height) else { return }
+        writeRow(milliseconds, top: top, blockWidth: blockWidth, luma: luma, stride: stride)
+        if let sequence { writeRow(sequence & mask, top: top - sequenceOffset, blockWidth: blockWidth, luma: luma, stride: stride) }
+    }
+
+    /// Rows between the time row and the sequence row above it.
+    static let sequenceOffset = 24
+
+    private static func writeRow(_ milliseconds: Int, top: Int, blockWidth: Int, luma: UnsafeMutablePointer<UInt8>, stride: Int) {
         for block in 0..<blocks {
             let one: Bool
             switch block {
@@ -35,8 +45,9 @@ public enum FrameStamp {
     }
 
     /// Reads a stamp back; nil when the markers are not there.
-    static func read(luma: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) -> Int? {
-        guard let (top, blockWidth) = geometry(width: width, height: height) else { return nil }
+    static func read(luma: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int, row: Int = 0) -> Int? {
+        guard let (timeTop, blockWidth) = geometry(width: width, height: height) else { return nil }
+        let top = timeTop - row * sequenceOffset
         func bit(_ block: Int) -> Bool {
             // The middle of the block, away from edges blurred by coding.
             var sum = 0
@@ -68,12 +79,14 @@ public enum FrameStamp {
     /// 8-bit luma: I420, YV12, NV12) with the current time. For the simulated
     /// door's camera.
     static func stampFrames(on pad: UnsafeMutablePointer<GstPad>, width: Int, height: Int) {
+        var sequence = 0
         PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
+            sequence += 1
             guard let buffer = c1nk_probe_writable_buffer(info) else { return GST_PAD_PROBE_OK }
             let (offset, stride) = lumaLayout(buffer, width: width)
             var map = GstMapInfo()
             guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else { return GST_PAD_PROBE_OK }
-            write(nowMilliseconds(), luma: map.data + offset, stride: stride, width: width, height: height)
+            write(nowMilliseconds(), sequence: sequence, luma: map.data + offset, stride: stride, width: width, height: height)
             gst_buffer_unmap(buffer, &map)
             return GST_PAD_PROBE_OK
         }
@@ -81,12 +94,19 @@ public enum FrameStamp {
 
     /// Reads the stamp of a decoded frame in `buffer`.
     static func read(_ buffer: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int) -> Int? {
+        readBoth(buffer, width: width, height: height)?.milliseconds
+    }
+
+    /// Reads time and sequence number; the sequence is nil in frames of a
+    /// sender that writes only the time.
+    static func readBoth(_ buffer: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int) -> (milliseconds: Int, sequence: Int?)? {
         let (offset, stride) = lumaLayout(buffer, width: width)
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }
-        guard map.size >= offset + stride * height else { return nil }
-        return read(luma: map.data + offset, stride: stride, width: width, height: height)
+        guard map.size >= offset + stride * height,
+              let time = read(luma: map.data + offset, stride: stride, width: width, height: height) else { return nil }
+        return (time, read(luma: map.data + offset, stride: stride, width: width, height: height, row: 1))
     }
 
     /// Offset and stride of the luma plane: from the video meta when the

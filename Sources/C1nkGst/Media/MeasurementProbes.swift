@@ -45,6 +45,10 @@ public final class MeasurementProbes: @unchecked Sendable {
     private var glassToGlass: [(Int, Double)] = []
     private var framesDecoded = 0
     private var unreadableStamps = 0
+    /// (monotonic µs, sequence number) of frames shown with a readable stamp.
+    private var shown: [(Int, Int)] = []
+    /// Keyframe requests sent to the door (set by the session).
+    var keyframeRequests: () -> Int = { 0 }
     private var signal: SignalConnection?
 
     public struct Summary: Equatable, Sendable {
@@ -57,12 +61,26 @@ public final class MeasurementProbes: @unchecked Sendable {
         public var unreadableStamps: Int
         /// Frames the video sink dropped as too late (sinks with `qos`), if it says.
         public var framesDroppedLate: Int?
+        /// Frames shown intact (stamp readable, each a later frame than the
+        /// one before) and the frames the door sent over the same span, by
+        /// their sequence numbers; 0 when the door writes none.
+        public var framesIntact = 0
+        public var framesSent = 0
+        /// The longest time between two intact frames shown.
+        public var longestFreezeMs: Double = 0
+        public var keyframeRequests = 0
+
+        public var intactPercent: Double { framesSent > 0 ? Double(framesIntact) * 100 / Double(framesSent) : 0 }
 
         public var fields: [String: Any] {
             var fields: [String: Any] = ["decodeMs": decode.fields, "glassToGlassMs": glassToGlass.fields,
                                          "glassToGlassSteadyMs": glassToGlassSteady.fields,
                                          "framesDecoded": framesDecoded, "unreadableStamps": unreadableStamps]
             if let framesDroppedLate { fields["framesDroppedLate"] = framesDroppedLate }
+            fields["framesIntact"] = framesIntact
+            fields["framesSent"] = framesSent
+            fields["longestFreezeMs"] = (longestFreezeMs * 10).rounded() / 10
+            fields["keyframeRequests"] = keyframeRequests
             return fields
         }
     }
@@ -107,9 +125,31 @@ public final class MeasurementProbes: @unchecked Sendable {
         lock.lock()
         defer { lock.unlock() }
         let settled = (glassToGlass.first?.0 ?? 0) + 2_000_000
-        return Summary(decode: LatencyStats(decodeLatencies), glassToGlass: LatencyStats(glassToGlass.map(\.1)),
-                       glassToGlassSteady: LatencyStats(glassToGlass.filter { $0.0 >= settled }.map(\.1)),
-                       framesDecoded: framesDecoded, unreadableStamps: unreadableStamps, framesDroppedLate: dropped)
+        var summary = Summary(decode: LatencyStats(decodeLatencies), glassToGlass: LatencyStats(glassToGlass.map(\.1)),
+                              glassToGlassSteady: LatencyStats(glassToGlass.filter { $0.0 >= settled }.map(\.1)),
+                              framesDecoded: framesDecoded, unreadableStamps: unreadableStamps, framesDroppedLate: dropped)
+        let continuity = Self.continuity(shown)
+        summary.framesIntact = continuity.intact
+        summary.framesSent = continuity.sent
+        summary.longestFreezeMs = continuity.longestFreezeMs
+        summary.keyframeRequests = keyframeRequests()
+        return summary
+    }
+
+    /// Intact frames among (time µs, sequence) in display order: a frame
+    /// counts when it comes later in the door's sequence than the last
+    /// counted one; the door sent every number from the first to the last.
+    static func continuity(_ shown: [(Int, Int)]) -> (intact: Int, sent: Int, longestFreezeMs: Double) {
+        guard let first = shown.first else { return (0, 0, 0) }
+        var intact = 1
+        var last = first
+        var longest = 0
+        for frame in shown.dropFirst() where frame.1 > last.1 {
+            intact += 1
+            longest = max(longest, frame.0 - last.0)
+            last = frame
+        }
+        return (intact, last.1 - first.1 + 1, Double(longest) / 1000)
     }
 
     /// The element after `video-out`: the video sink, whose `stats` count late frames.
@@ -179,9 +219,12 @@ public final class MeasurementProbes: @unchecked Sendable {
                 }
                 gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self))
             }
-            let age = width > 0 ? FrameStamp.read(buffer, width: width, height: height).flatMap(FrameStamp.age) : nil
+            let stamp = width > 0 ? FrameStamp.readBoth(buffer, width: width, height: height) : nil
+            let age = stamp.flatMap { FrameStamp.age(of: $0.milliseconds) }
+            let now = g_get_monotonic_time()
             self.lock.lock()
-            if let age { self.glassToGlass.append((g_get_monotonic_time(), age)) } else { self.unreadableStamps += 1 }
+            if let age { self.glassToGlass.append((now, age)) } else { self.unreadableStamps += 1 }
+            if age != nil, let sequence = stamp?.sequence { self.shown.append((now, sequence)) }
             self.lock.unlock()
             return GST_PAD_PROBE_OK
         }

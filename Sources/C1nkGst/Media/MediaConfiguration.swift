@@ -22,6 +22,9 @@ public struct MediaConfiguration: Equatable, Sendable {
     public var recording: RecordingTarget?
     /// `--measure`: decode and glass-to-glass latency probes on every call.
     public var measure = false
+    /// Echo cancellation, noise suppression, gain control and microphone
+    /// gain for the `webrtcdsp` of the call's pipeline.
+    public var voice = VoiceProcessing()
     /// Show each frame as soon as it is decoded (`sync=false` on the video
     /// sink) unless the `--sink` description sets `sync` itself. A doorbell
     /// wants the visitor now: measured, this takes glass-to-glass from

@@ -34,7 +34,9 @@ public struct PipelineDescription: Equatable, Sendable {
             path = nameOrPath
         } else {
             guard let directory = ShippedPipelines.directory else {
-                throw PipelineError(file: nameOrPath, message: "the shipped pipelines were not found (looked in \(ShippedPipelines.candidates().joined(separator: ", "))); set C1NK_PIPELINES_DIR or give a file path")
+                var error = PipelineError(file: nameOrPath, message: "the shipped pipelines were not found (looked in \(ShippedPipelines.candidates().joined(separator: ", "))); reinstall c1nk-gst (scripts/install puts them in PREFIX/share/c1nk-gst/pipelines), set C1NK_PIPELINES_DIR or give a file path")
+                error.isMissingInstallation = true
+                throw error
             }
             path = directory + "/" + nameOrPath + ".pipeline"
             guard FileManager.default.fileExists(atPath: path) else {
@@ -107,6 +109,7 @@ public struct PipelineDescription: Equatable, Sendable {
         }
         do {
             try checkNamedElements(bin)
+            try checkPrivacyGates()
         } catch {
             gst_object_unref(UnsafeMutableRawPointer(bin))
             throw error
@@ -192,11 +195,13 @@ public struct PipelineDescription: Equatable, Sendable {
         }
         var message = failure.message
         var element: String?
+        var missingInstallation = false
         if failure.message.hasPrefix("no element"), let name = quoted.first {
             element = name
             message = "no element \"\(name)\": not a GStreamer element, or its plugin is not installed"
             if let package = PluginPackages.package(forElement: name) {
                 message += "; install the Debian package \(package)"
+                missingInstallation = true
             }
         } else if let name = quoted.last {
             element = name
@@ -216,7 +221,9 @@ public struct PipelineDescription: Equatable, Sendable {
                 break
             }
         }
-        return PipelineError(file: path, line: line, element: element, message: message)
+        var error = PipelineError(file: path, line: line, element: element, message: message)
+        error.isMissingInstallation = missingInstallation
+        return error
     }
 
     /// The first user placeholder whose value does not parse on its own.
@@ -262,6 +269,9 @@ public struct PipelineError: Error, Equatable, CustomStringConvertible {
     public var line: Int?
     public var element: String?
     public let message: String
+    /// Something this machine lacks (a plugin, the shipped pipelines) rather
+    /// than a mistake in the description: a runtime failure, not bad usage.
+    public var isMissingInstallation = false
 
     public init(file: String, line: Int? = nil, element: String? = nil, message: String) {
         self.file = file

@@ -5,7 +5,8 @@ import Foundation
 /// PATH may carry `{callId}` and strftime patterns (`%Y-%m-%d_%H%M%S`); the
 /// extension picks the container: `.mkv` (the default: Matroska, readable even
 /// after a crash) or `.mp4` (fragmented MP4, likewise). An existing file is
-/// never overwritten: a numbered name is chosen instead, and said.
+/// never overwritten: a numbered name is chosen instead, and said. A path
+/// that is a device or a FIFO (or a link to one) is written to as given.
 public struct RecordingTarget: Equatable, Sendable {
     public enum Container: String, Sendable {
         case matroska = "mkv", mp4
@@ -23,6 +24,17 @@ public struct RecordingTarget: Equatable, Sendable {
 
     public let template: String
     public let container: Container
+
+    /// Writes nothing (`/dev/null`): the pipeline keeps its recording branch
+    /// but the call is not recorded (no room on the disk).
+    public static let discard = RecordingTarget(template: "/dev/null", container: .matroska)
+
+    public var discards: Bool { template == "/dev/null" }
+
+    private init(template: String, container: Container) {
+        self.template = template
+        self.container = container
+    }
 
     public init(_ template: String) throws {
         let ext = (template as NSString).pathExtension.lowercased()
@@ -46,6 +58,7 @@ public struct RecordingTarget: Equatable, Sendable {
     /// - Parameter videoCodec: the door's codec; MP4 cannot hold VP8, so such
     ///   a call is written to Matroska instead (with a note).
     public func file(callId: String, videoCodec: String?, date: Date = Date(), note: (String) -> Void) -> (path: String, container: Container) {
+        if discards { return (template, container) }
         var container = self.container
         var path = Self.strftime(template.replacingOccurrences(of: "{callId}", with: callId), date)
         if container == .mp4, videoCodec == "VP8" {
@@ -53,7 +66,7 @@ public struct RecordingTarget: Equatable, Sendable {
             container = .matroska
             note("MP4 cannot hold VP8 video: recording this call to \(path) instead")
         }
-        if FileManager.default.fileExists(atPath: path) {
+        if Self.isRegularFile(path) {
             let base = (path as NSString).deletingPathExtension
             let ext = (path as NSString).pathExtension
             var n = 1
@@ -63,6 +76,13 @@ public struct RecordingTarget: Equatable, Sendable {
             path = fresh
         }
         return (path, container)
+    }
+
+    /// An existing regular file is never overwritten; a device or a FIFO
+    /// (a program reading the stream) is written to as given.
+    private static func isRegularFile(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
     private static func strftime(_ pattern: String, _ date: Date) -> String {

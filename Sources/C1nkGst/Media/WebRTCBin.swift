@@ -99,7 +99,11 @@ final class WebRTCBin {
 
     /// Creates an answer (or offer) and applies it as the local description;
     /// the SDP text or an error, on the main context.
-    func createLocalDescription(_ type: GstWebRTCSDPType, completion: @escaping (Result<String, MediaError>) -> Void) {
+    /// `inactiveLines`: m-lines the answer declines (`a=inactive`; webrtcbin
+    /// 1.22 answers port 0 only for a whole bundle, and a bundle whose first
+    /// m-line is rejected does not connect).
+    func createLocalDescription(_ type: GstWebRTCSDPType, inactiveLines: Set<Int> = [],
+                                completion: @escaping (Result<String, MediaError>) -> Void) {
         let field = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "answer" : "offer"
         let signal = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "create-answer" : "create-offer"
         let raw = UnsafeMutableRawPointer(element)
@@ -114,6 +118,7 @@ final class WebRTCBin {
                 return
             }
             let description = boxed.assumingMemoryBound(to: GstWebRTCSessionDescription.self)
+            for index in inactiveLines { Self.setInactive(description.pointee.sdp, line: index) }
             let text = gst_sdp_message_as_text(description.pointee.sdp).map { pointer -> String in
                 defer { g_free(pointer) }
                 return String(cString: pointer)
@@ -123,6 +128,39 @@ final class WebRTCBin {
         }
         c1nk_emit_pointer_pointer(raw, signal, nil, UnsafeMutableRawPointer(promise))
         gst_promise_unref(promise)
+    }
+
+    /// The transceivers, in m-line order once negotiated; valid while `body` runs.
+    func withTransceivers<T>(_ body: ([UnsafeMutableRawPointer]) -> T) -> T {
+        guard let array = c1nk_emit_get_transceivers(UnsafeMutableRawPointer(element)) else { return body([]) }
+        defer { g_array_unref(array) }
+        let items = array.pointee.data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(array.pointee.len)) { pointer in
+            (0..<Int(array.pointee.len)).compactMap { pointer[$0] }
+        }
+        return body(items)
+    }
+
+    /// The transceiver of m-line `index` (after a description set it), valid while `body` runs.
+    func withTransceiver<T>(mline index: Int, _ body: (UnsafeMutableRawPointer?) -> T) -> T {
+        withTransceivers { all in
+            body(all.first { Int(c1nk_object_get_int($0, "mlineindex")) == index })
+        }
+    }
+
+    /// Replaces the direction of m-line `line` with `inactive`.
+    private static func setInactive(_ sdp: UnsafeMutablePointer<GstSDPMessage>?, line: Int) {
+        guard let sdp, line < gst_sdp_message_medias_len(sdp),
+              let media = gst_sdp_message_get_media(sdp, guint(line)).map({ UnsafeMutablePointer(mutating: $0) }) else { return }
+        var index: guint = 0
+        while index < gst_sdp_media_attributes_len(media) {
+            if let key = gst_sdp_media_get_attribute(media, index)?.pointee.key.map({ String(cString: $0) }),
+               ["sendrecv", "sendonly", "recvonly", "inactive"].contains(key) {
+                gst_sdp_media_remove_attribute(media, index)
+            } else {
+                index += 1
+            }
+        }
+        gst_sdp_media_add_attribute(media, "inactive", "")
     }
 
     func addRemoteCandidate(mlineIndex: UInt32, candidate: String) {

@@ -14,7 +14,9 @@ public enum ServerMessage: WireMessage, Equatable {
     case ice(callId: String, candidate: IceCandidate)
     case callEnd(callId: String, reason: String)
     case doorOpenOk(callId: String)
-    case error(message: String)
+    /// `callId` names the call the error is about, when the server says so
+    /// (our local server always does for a call's messages).
+    case error(message: String, callId: String? = nil)
     case pong
 
     /// The seed's fallback name for a door that did not say its name.
@@ -56,8 +58,9 @@ public enum ServerMessage: WireMessage, Equatable {
         case let .callEnd(callId, reason):
             try c.encode(callId, forKey: "callId")
             try c.encode(reason, forKey: "reason")
-        case let .error(message):
+        case let .error(message, callId):
             try c.encode(message, forKey: "message")
+            try c.encodeIfPresent(callId, forKey: "callId")
         }
     }
 
@@ -75,7 +78,7 @@ public enum ServerMessage: WireMessage, Equatable {
         case "call-end":
             return .callEnd(callId: try c.string("callId"), reason: try c.optionalString("reason") ?? "unknown")
         case "door-open-ok": return .doorOpenOk(callId: try c.string("callId"))
-        case "error": return .error(message: try c.optionalString("message") ?? "")
+        case "error": return .error(message: try c.optionalString("message") ?? "", callId: try c.optionalString("callId"))
         case "pong": return .pong
         default: return nil
         }

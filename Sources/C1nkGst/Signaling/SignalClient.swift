@@ -6,6 +6,13 @@ import CGStreamer
 /// `pong` watchdog, reconnects with exponential backoff, and queues what the
 /// app sends while the socket is down (a `join` may precede the first
 /// connect). Lives on the main context; events arrive through `onEvent`.
+///
+/// After a reconnect the order on the wire is: `hello`; what the app sends
+/// while handling `.connected` (its rejoin `join`); the queued messages; then
+/// every `accept`, `reject` or `hangup` that went out on the dead socket with
+/// no proof of arrival. The proof is a `pong`: the client sends a `ping` right
+/// after each of those, and the server answers in order, so a `pong` confirms
+/// everything sent before its `ping`.
 public final class SignalClient {
     public struct Configuration {
         /// `ws://` or `wss://` URL of the server.
@@ -34,6 +41,13 @@ public final class SignalClient {
     private let connector: WebSocketConnector
     private var socket: MessageSocket<ServerMessage>?
     private var queue: [ClientMessage] = []
+    /// Messages that must not be lost, sent on the current (or a dead) socket
+    /// and not yet confirmed; each is confirmed by the pong to ping `ping`.
+    private var unconfirmed: [(message: ClientMessage, ping: Int)] = []
+    private var pingsSent = 0
+    private var pongsReceived = 0
+    /// `afterRoundTrip` callbacks, each waiting for the pong to its ping.
+    private var roundTrips: [(ping: Int, done: () -> Void)] = []
     private var failures = 0
     private var running = false
     private var reconnectTimer: GLibTimer?
@@ -51,6 +65,9 @@ public final class SignalClient {
     /// Messages waiting for the next connection.
     public var queuedCount: Int { queue.count }
 
+    /// `accept`, `reject` and `hangup` messages sent but not yet confirmed by a `pong`.
+    public var unconfirmedCount: Int { unconfirmed.count }
+
     public func start() {
         guard !running else { return }
         running = true
@@ -66,16 +83,51 @@ public final class SignalClient {
         socket?.connection.close(reason: "client stopping")
         socket = nil
         queue.removeAll()
+        unconfirmed.removeAll()
     }
 
     /// Sends now if connected, otherwise queues until after the next `hello`.
     public func send(_ message: ClientMessage) {
         if let socket, socket.isOpen {
-            socket.send(message)
+            transmit(message, on: socket)
         } else {
             log.debug("queued \(message.type) while disconnected")
             queue.append(message)
         }
+    }
+
+    /// Whether losing `message` with a dying socket would leave the call in
+    /// a state the user did not choose. (`open-door` is the call's to repeat:
+    /// only while its request is still fresh.)
+    private static func mustArrive(_ message: ClientMessage) -> Bool {
+        switch message {
+        case .accept, .reject, .hangup: return true
+        default: return false
+        }
+    }
+
+    private func transmit(_ message: ClientMessage, on socket: MessageSocket<ServerMessage>) {
+        socket.send(message)
+        if Self.mustArrive(message) {
+            unconfirmed.append((message, pingsSent + 1))
+            // A server that never answers pings must not make this grow without end.
+            if unconfirmed.count > 16 { unconfirmed.removeFirst(unconfirmed.count - 16) }
+            sendPing(on: socket)
+        }
+    }
+
+    private func sendPing(on socket: MessageSocket<ServerMessage>) {
+        pingsSent += 1
+        socket.send(ClientMessage.ping)
+    }
+
+    /// Calls `done` once the server has answered a ping sent now, that is,
+    /// once it has read everything sent before (a barrier for tests and
+    /// diagnostics). Dropped, not called, if the socket closes first.
+    public func afterRoundTrip(_ done: @escaping () -> Void) {
+        guard let socket, socket.isOpen else { return }
+        roundTrips.append((pingsSent + 1, done))
+        sendPing(on: socket)
     }
 
     // MARK: - Connection cycle
@@ -106,13 +158,21 @@ public final class SignalClient {
             self.scheduleReconnect(after: reason, connected: true)
         }
         log.info("connected to \(configuration.url)")
+        pingsSent = 0
+        pongsReceived = 0
+        roundTrips.removeAll()
         socket.send(ClientMessage.hello(deviceId: configuration.deviceId, voipToken: configuration.voipToken,
                                         bundleId: configuration.bundleId))
+        startKeepalive()
+        // The app rejoins its call here, before anything queued goes out.
+        onEvent?(.connected)
+        guard self.socket === socket, socket.isOpen else { return }
         let pending = queue
         queue.removeAll()
-        pending.forEach { socket.send($0) }
-        startKeepalive()
-        onEvent?(.connected)
+        let resend = unconfirmed.map(\.message)
+        unconfirmed.removeAll()
+        if !resend.isEmpty { log.info("sending again what the dropped socket may have lost: \(resend.map(\.type))") }
+        (pending + resend).forEach { transmit($0, on: socket) }
     }
 
     private func scheduleReconnect(after reason: String, connected: Bool) {
@@ -129,7 +189,12 @@ public final class SignalClient {
     private func received(_ message: ServerMessage) {
         switch message {
         case .pong:
+            pongsReceived += 1
+            unconfirmed.removeAll { $0.ping <= pongsReceived }
             armWatchdog()
+            let due = roundTrips.filter { $0.ping <= pongsReceived }
+            roundTrips.removeAll { $0.ping <= pongsReceived }
+            due.forEach { $0.done() }
         case .helloOk(let deviceId):
             // A healthy connection: the next drop starts the backoff afresh.
             failures = 0
@@ -142,7 +207,7 @@ public final class SignalClient {
             onEvent?(.ready(deviceId: configuration.deviceId))
         case .welcome:
             log.info("server says welcome")
-        case .error(let text):
+        case .error(let text, _):
             log.warning("server error: \(text)")
         default:
             break
@@ -154,7 +219,8 @@ public final class SignalClient {
 
     private func startKeepalive() {
         pingTimer = GLibTimer(after: configuration.timing.pingInterval, repeats: true) { [weak self] in
-            self?.socket?.send(ClientMessage.ping)
+            guard let self, let socket = self.socket else { return }
+            self.sendPing(on: socket)
         }
         armWatchdog()
     }

@@ -25,6 +25,10 @@ public final class SignalServer {
     public var url: String { "\(options.tlsCertificate == nil ? "ws" : "wss")://127.0.0.1:\(port)\(options.path)" }
     /// Tests switch this off to let a client's pong watchdog fire.
     public var answersPings = true
+    /// Tests switch this off for a door that never answers `open-door`.
+    public var forwardsOpenDoor = true
+    /// Every message an app sends, as the server reads it (tests: the order on the wire).
+    public var onAppMessage: ((_ deviceId: String, _ message: ClientMessage) -> Void)?
 
     private let options: Options
     private let log = Log.server
@@ -87,6 +91,12 @@ public final class SignalServer {
     /// Sends a binary frame to every app.
     public func sendBinaryToApps(_ bytes: [UInt8]) {
         peers.values.filter { $0.role == .app }.forEach { $0.socket.connection.sendBinary(bytes) }
+    }
+
+    /// Forgets a call without telling anyone, as a server that restarted
+    /// would: a later `join` for it gets `error`.
+    public func forgetCall(_ callId: String) {
+        calls.removeValue(forKey: callId)?.timers.removeAll()
     }
 
     /// Drops every app socket without a close handshake.
@@ -159,6 +169,7 @@ public final class SignalServer {
             }
             peer.role = .app
             peer.id = id
+            if let hello = message.app { onAppMessage?(id, hello) }
             log.info("app \(id) said hello")
             peer.socket.send(ServerMessage.helloOk(deviceId: id))
             // Rings in progress reach an app that connects late, like a push would.
@@ -232,7 +243,7 @@ public final class SignalServer {
 
     private func call(_ callId: String, for peer: Peer) -> Call? {
         if let call = calls[callId] { return call }
-        peer.socket.send(ServerMessage.error(message: "unknown call \(callId)"))
+        peer.socket.send(ServerMessage.error(message: "unknown call \(callId)", callId: callId))
         return nil
     }
 
@@ -258,7 +269,7 @@ public final class SignalServer {
             }
         case let .offer(callId, peerId, sdp):
             guard let call = calls[callId], call.doorId == peer.id, let device = call.device(forPeer: peerId) else {
-                return peer.socket.send(ServerMessage.error(message: "unknown call or peer \(callId)/\(peerId)"))
+                return peer.socket.send(ServerMessage.error(message: "unknown call or peer \(callId)/\(peerId)", callId: callId))
             }
             call.members[device]?.offerForRejoin = appPeer(device) == nil ? sdp : nil
             sendToApp(device, .offer(callId: callId, sdp: sdp))
@@ -276,6 +287,7 @@ public final class SignalServer {
 
     private func receivedFromApp(_ message: ClientMessage, _ peer: Peer) {
         let device = peer.id
+        onAppMessage?(device, message)
         switch message {
         case .hello:
             peer.socket.send(ServerMessage.error(message: "already said hello"))
@@ -327,7 +339,7 @@ public final class SignalServer {
                 leave(call, device, reason: "hangup", notifyApp: false)
             }
         case let .openDoor(callId):
-            guard let call = call(callId, for: peer), let member = call.members[device] else { return }
+            guard let call = call(callId, for: peer), let member = call.members[device], forwardsOpenDoor else { return }
             call.openRequestedBy = device
             sendToDoor(call, .openDoor(callId: callId, peerId: member.peerId))
         }

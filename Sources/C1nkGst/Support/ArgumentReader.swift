@@ -35,28 +35,45 @@ public struct ArgumentReader {
         return value
     }
 
-    public mutating func number(for option: String, minimum: Double = 0) throws -> Double {
-        let text = try value(for: option)
-        guard let number = Double(text), number.isFinite, number >= minimum else {
-            throw UsageError("\(option) takes a number \(minimum == 0 ? "of 0 or more" : "of at least \(minimum)"), not '\(text)'")
-        }
-        return number
+    public mutating func number(for option: String, minimum: Double = 0, maximum: Double = .infinity) throws -> Double {
+        try Self.number(value(for: option), for: option, minimum: minimum, maximum: maximum)
     }
 
-    public mutating func integer(for option: String, minimum: Int = 0) throws -> Int {
-        let text = try value(for: option)
-        guard let number = Int(text), number >= minimum else {
-            throw UsageError("\(option) takes a whole number of at least \(minimum), not '\(text)'")
-        }
-        return number
+    public mutating func integer(for option: String, minimum: Int = 0, maximum: Int = .max) throws -> Int {
+        try Self.integer(value(for: option), for: option, minimum: minimum, maximum: maximum)
     }
 
     public mutating func choice(for option: String, _ choices: [String]) throws -> String {
-        let text = try value(for: option)
+        try Self.choice(value(for: option), for: option, choices)
+    }
+
+    /// `text` as a number from `minimum` to `maximum`; anything else is a usage error.
+    public static func number(_ text: String, for option: String, minimum: Double = 0, maximum: Double = .infinity) throws -> Double {
+        guard let number = Double(text), number.isFinite, number >= minimum, number <= maximum else {
+            let range = maximum.isFinite ? "from \(format(minimum)) to \(format(maximum))"
+                : minimum == 0 ? "of 0 or more" : "of at least \(minimum)"
+            throw UsageError("\(option) takes a number \(range), not '\(text)'")
+        }
+        return number
+    }
+
+    public static func integer(_ text: String, for option: String, minimum: Int = 0, maximum: Int = .max) throws -> Int {
+        guard let number = Int(text), number >= minimum, number <= maximum else {
+            let range = maximum == .max ? "of at least \(minimum)" : "from \(minimum) to \(maximum)"
+            throw UsageError("\(option) takes a whole number \(range), not '\(text)'")
+        }
+        return number
+    }
+
+    public static func choice(_ text: String, for option: String, _ choices: [String]) throws -> String {
         guard choices.contains(text) else {
             throw UsageError("\(option) takes one of \(choices.joined(separator: ", ")), not '\(text)'")
         }
         return text
+    }
+
+    private static func format(_ number: Double) -> String {
+        number == number.rounded() && abs(number) < 1e15 ? String(Int(number)) : String(number)
     }
 }
 

@@ -1,0 +1,145 @@
+import CGStreamer
+import XCTest
+@testable import C1nkGst
+
+/// The intercom's audio: codecs a door may offer, a microphone opened only
+/// at accept, bad input from the door, and devices that cannot open.
+final class AudioTests: XCTestCase {
+    override func setUp() { Log.echoToStandardError = false }
+    override func tearDown() { Log.echoToStandardError = true }
+
+    /// A call with a door offering `codec`: both directions heard after the
+    /// accept, nothing before, the speaker (the process's mixer) plays the door.
+    func talk(codec: DoorMediaSession.AudioCodec) throws -> AudioLoopback {
+        var door = DoorMediaSession.Options()
+        door.audioCodec = codec
+        let call = try AudioLoopback(door: door)
+        call.waitForVideo()
+        XCTAssertEqual(call.failures, [])
+        let session = try XCTUnwrap(call.session)
+        XCTAssertFalse(session.isMicrophoneOpen, "the microphone is not opened before accept")
+        MainContext.spin(0.3)
+        let accepted = MainContext.monotonicSeconds()
+        XCTAssertLessThan(call.loudestHeard(since: 0), -60, "nothing heard at the door before accept")
+        session.setAudioEnabled(true)
+        XCTAssertTrue(session.isMicrophoneOpen)
+        waitUntil("the door hears the resident (\(codec))") { call.loudestHeard(since: accepted + 0.2) > -30 }
+        waitUntil("the speaker plays the door (\(codec))") { session.speaker.loudest(since: accepted + 0.2) > -30 }
+        XCTAssertLessThan(session.speakerPeakWhileGated, -60)
+        XCTAssertEqual(call.failures, [])
+        XCTAssertEqual(call.audioProblems, [])
+        return call
+    }
+
+    func testOpusDoorWithInbandFECAndDTXIsHonoured() throws {
+        let call = try talk(codec: .opus)
+        defer { call.stop() }
+        let answer = try XCTUnwrap(call.answer)
+        XCTAssertTrue(answer.contains("OPUS/48000"), answer)
+        // The door asked for in-band FEC and DTX: our encoder gives them.
+        let encoder = try XCTUnwrap(call.session.flatMap { PipelineLinks.elements(of: $0.pipelineForTests, factory: "opusenc").first })
+        XCTAssertEqual(c1nk_object_get_int(UnsafeMutableRawPointer(encoder), "inband-fec"), 1)
+        XCTAssertEqual(c1nk_object_get_int(UnsafeMutableRawPointer(encoder), "dtx"), 1)
+    }
+
+    func testPCMUDoor() throws {
+        let call = try talk(codec: .pcmu)
+        defer { call.stop() }
+        XCTAssertTrue(call.answer?.contains("PCMU/8000") ?? false, call.answer ?? "no answer")
+    }
+
+    func testPCMADoor() throws {
+        let call = try talk(codec: .pcma)
+        defer { call.stop() }
+        XCTAssertTrue(call.answer?.contains("PCMA/8000") ?? false, call.answer ?? "no answer")
+    }
+
+    func testOfferWithOpusParametersChoosesOpusAndItsOptions() throws {
+        let sdp = """
+        v=0\r\no=- 1 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\n\
+        m=audio 9 UDP/TLS/RTP/SAVPF 0 111 8\r\nc=IN IP4 0.0.0.0\r\na=mid:audio0\r\n\
+        a=rtpmap:0 PCMU/8000\r\na=rtpmap:111 OPUS/48000/2\r\na=fmtp:111 minptime=10;useinbandfec=1\r\na=rtpmap:8 PCMA/8000\r\n
+        """
+        let summary = try OfferSummary(sdp: sdp)
+        XCTAssertEqual(summary.audioCodecs, ["OPUS", "PCMA", "PCMU"])
+        let chain = try XCTUnwrap(summary.audioSendChain())
+        XCTAssertTrue(chain.encoder.hasPrefix("opusenc inband-fec=true"), chain.encoder)
+        XCTAssertFalse(chain.encoder.contains("dtx"), chain.encoder)
+        XCTAssertTrue(chain.caps.contains("payload=111"))
+    }
+
+    /// A door offering only a codec we cannot decode: audio answered
+    /// inactive, the video kept, an error naming what was offered.
+    func testUndecodableAudioIsAnsweredInactiveAndVideoGoesOn() throws {
+        let call = try AudioLoopback { offer in
+            offer.replacingOccurrences(of: "OPUS/48000/2", with: "X-VOX/16000/1")
+        }
+        defer { call.stop() }
+        call.waitForVideo(frames: 20)
+        XCTAssertEqual(call.failures, [])
+        waitUntil("the audio problem") { !call.audioProblems.isEmpty }
+        XCTAssertTrue(call.audioProblems.first?.contains("X-VOX") ?? false, "\(call.audioProblems)")
+        let answer = try XCTUnwrap(call.answer)
+        let audioSection = try XCTUnwrap(answer.components(separatedBy: "m=audio").last)
+        XCTAssertTrue(audioSection.contains("a=inactive"), answer)
+        call.session?.setAudioEnabled(true)
+        let frames = call.session?.framesRendered ?? 0
+        waitUntil("video goes on") { (call.session?.framesRendered ?? 0) > frames + 15 }
+        XCTAssertEqual(call.failures, [])
+    }
+
+    /// Silence, clipping, 8 kHz mono and no audio at all from the door: no
+    /// failure, and the video keeps coming.
+    func testBadAudioFromTheDoorLeavesTheVideoAlone() throws {
+        let sources: [(String, String?)] = [
+            ("silence", "audiotestsrc is-live=true wave=silence"),
+            ("clipping", "audiotestsrc is-live=true wave=square volume=1 ! audioamplify amplification=8 clipping-method=clip"),
+            ("8 kHz mono", "audiotestsrc is-live=true freq=300 ! audio/x-raw,rate=8000,channels=1"),
+        ]
+        for (label, source) in sources {
+            var door = DoorMediaSession.Options()
+            door.audioSource = source
+            let call = try AudioLoopback(door: door)
+            call.waitForVideo()
+            call.session?.setAudioEnabled(true)
+            let frames = call.session?.framesRendered ?? 0
+            waitUntil("video goes on with \(label)") { (call.session?.framesRendered ?? 0) > frames + 20 || !call.failures.isEmpty }
+            XCTAssertEqual(call.failures, [], label)
+            if label == "clipping" {
+                XCTAssertGreaterThan(call.session?.speaker.loudest(since: 0) ?? -.infinity, -10, "clipped audio still plays")
+            }
+            call.stop()
+        }
+    }
+
+    func testDoorWithNoAudioAtAll() throws {
+        var door = DoorMediaSession.Options()
+        door.audioSource = nil
+        let call = try AudioLoopback(door: door)
+        defer { call.stop() }
+        call.waitForVideo()
+        call.session?.setAudioEnabled(true)
+        let frames = call.session?.framesRendered ?? 0
+        waitUntil("video goes on") { (call.session?.framesRendered ?? 0) > frames + 20 || !call.failures.isEmpty }
+        XCTAssertEqual(call.failures, [])
+    }
+
+    /// A microphone that cannot open at accept: an audio problem, and the
+    /// call goes on with video and the door's audio.
+    func testMicrophoneThatCannotOpenLeavesTheCallRunning() throws {
+        var configuration = MediaSessionTests.testConfiguration()
+        configuration.audioSource = "filesrc location=/nonexistent/microphone ! queue ! rawaudioparse format=pcm pcm-format=s16le sample-rate=48000 num-channels=1"
+        let call = try AudioLoopback(configuration: configuration)
+        defer { call.stop() }
+        call.waitForVideo()
+        XCTAssertEqual(call.audioProblems, [], "nothing opened before accept")
+        let accepted = MainContext.monotonicSeconds()
+        call.session?.setAudioEnabled(true)
+        waitUntil("the microphone problem") { !call.audioProblems.isEmpty }
+        XCTAssertTrue((call.audioProblems.first ?? "").hasPrefix("the microphone cannot open"), "\(call.audioProblems)")
+        let frames = call.session?.framesRendered ?? 0
+        waitUntil("video goes on") { (call.session?.framesRendered ?? 0) > frames + 20 }
+        waitUntil("the door's audio still plays") { call.session?.speaker.loudest(since: accepted) ?? -.infinity > -30 }
+        XCTAssertEqual(call.failures, [])
+    }
+}

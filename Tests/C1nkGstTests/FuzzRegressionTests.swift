@@ -1,0 +1,42 @@
+import CGStreamer
+import XCTest
+@testable import C1nkGst
+
+/// GLib criticals counted while a test runs (the fuzzer treats them as crashes).
+nonisolated(unsafe) private var criticals = 0
+
+/// Every input that crashed `scripts/fuzz`, run through the same path
+/// (`FuzzInput`), plus the seed corpus.
+final class FuzzRegressionTests: XCTestCase {
+    private func assertNoCriticals(_ input: String, file: StaticString = #filePath, line: UInt = #line) {
+        GStreamer.initialize()
+        criticals = 0
+        let domains: [String] = ["GStreamer-SDP", "GStreamer", "GLib", "GLib-GObject"]
+        let handlers = domains.map { domain -> (String, guint) in
+            (domain, g_log_set_handler(domain, GLogLevelFlags(rawValue: G_LOG_LEVEL_CRITICAL.rawValue), { _, _, _, _ in
+                criticals += 1
+            }, nil))
+        }
+        FuzzInput.run(input)
+        for (domain, id) in handlers { g_log_remove_handler(domain, id) }
+        XCTAssertEqual(criticals, 0, "GLib criticals for input \(input.debugDescription)", file: file, line: line)
+    }
+
+    /// crash-da39a3ee…: an empty text as an offer made gst_sdp_message_new_from_text assert.
+    func testEmptyOfferIsAnErrorNotAnAssertion() {
+        assertNoCriticals("")
+        assertNoCriticals("\0v=0")
+        assertNoCriticals(#"{"type":"offer","callId":"c","sdp":""}"#)
+        XCTAssertThrowsError(try OfferSummary(sdp: "")) { XCTAssertEqual("\($0)", "\(MediaError.negotiation("the door's offer is empty"))") }
+    }
+
+    func testSeedCorpusRunsClean() throws {
+        let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fuzz/corpus").standardized.path
+        let files = try FileManager.default.contentsOfDirectory(atPath: directory)
+        XCTAssertGreaterThan(files.count, 20)
+        for file in files {
+            assertNoCriticals(try String(contentsOfFile: directory + "/" + file, encoding: .utf8))
+        }
+    }
+}

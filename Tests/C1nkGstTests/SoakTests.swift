@@ -1,0 +1,182 @@
+import Foundation
+import XCTest
+@testable import C1nkGst
+
+/// Many calls in one `c1nk-gst-answer` process, ending every way the product
+/// knows, and what the process holds afterwards: it must not grow.
+///
+/// 50 calls here; `scripts/soak` runs 500 (C1NK_SOAK_CALLS) in a release build
+/// and prints the figures.
+final class SoakTests: XCTestCase {
+    enum Ending: String, CaseIterable {
+        case hangup, doorHangup = "door-hangup", reject, noConnection = "no-connection", socketDrop = "socket-drop", busy
+    }
+
+    /// Resident memory, open descriptors and threads of a process.
+    struct Footprint: CustomStringConvertible {
+        var rssKiB: Int
+        var fds: Int
+        var threads: Int
+
+        init(pid: Int32) {
+            let status = (try? String(contentsOfFile: "/proc/\(pid)/status", encoding: .utf8)) ?? ""
+            func field(_ name: String) -> Int {
+                status.split(separator: "\n").first { $0.hasPrefix(name) }
+                    .flatMap { Int($0.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") } ?? -1
+            }
+            rssKiB = field("VmRSS:")
+            threads = field("Threads:")
+            fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
+        }
+
+        var description: String { "RSS \(rssKiB / 1024) MB (\(rssKiB) KiB), \(fds) fds, \(threads) threads" }
+    }
+
+    /// Reads the answerer's events file as it grows.
+    final class EventsFile {
+        let path: String
+        private var offset = 0
+        private var pending = Data()
+        private(set) var names: [String] = []
+
+        init(_ path: String) { self.path = path }
+
+        func refresh() {
+            guard let handle = FileHandle(forReadingAtPath: path) else { return }
+            defer { try? handle.close() }
+            try? handle.seek(toOffset: UInt64(offset))
+            let data = handle.readDataToEndOfFile()
+            offset += data.count
+            pending.append(data)
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = pending[pending.startIndex..<newline]
+                pending.removeSubrange(pending.startIndex...newline)
+                if let object = try? JSONSerialization.jsonObject(with: line) as? [String: Any],
+                   let name = object["event"] as? String {
+                    names.append(name)
+                }
+            }
+        }
+
+        func count(_ name: String) -> Int {
+            refresh()
+            return names.filter { $0 == name }.count
+        }
+    }
+
+    func testFiftyCallsEndingEveryWayKeepMemoryDescriptorsAndThreads() throws {
+        let calls = ProcessInfo.processInfo.environment["C1NK_SOAK_CALLS"].flatMap(Int.init) ?? 50
+        try soak(calls: calls)
+    }
+
+    func soak(calls: Int) throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        var serverOptions = SignalServer.Options()
+        serverOptions.ringTimeout = 5 // the busy rings nobody answers
+        let server = try SignalServer(serverOptions)
+        defer { server.stop() }
+        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
+        doorOptions.media.ice = .loopback
+        let door = try SimulatedDoor(doorOptions)
+        door.start()
+        defer { door.stop() }
+        let mute = try TestDoor(url: server.url, name: "Zadný vchod", doorId: "mute-door")
+
+        let directory = temporaryDirectory()
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let events = EventsFile(directory + "/events.jsonl")
+        let process = Process()
+        process.executableURL = AnswerCommandTests.binaries.appendingPathComponent("c1nk-gst-answer")
+        guard FileManager.default.fileExists(atPath: process.executableURL!.path) else {
+            throw XCTSkip("c1nk-gst-answer is not built")
+        }
+        process.arguments = [
+            "--server", server.url, "--events", events.path, "--device-id-file", directory + "/id",
+            "--answer", "manual", "--connect-timeout", "3", "--stun", "none", "--ice-local-ip", "127.0.0.1",
+            "--ringtone", "none", "--audio-source", "audiotestsrc is-live=true", "--audio-sink", "fakesink",
+            "--sink", "fakesink",
+        ]
+        let input = Pipe()
+        process.standardInput = input
+        process.standardOutput = FileHandle.nullDevice
+        let stderrPath = directory + "/stderr"
+        FileManager.default.createFile(atPath: stderrPath, contents: nil)
+        process.standardError = FileHandle(forWritingAtPath: stderrPath)
+        try process.run()
+        defer {
+            if process.isRunning { process.terminate() }
+            process.waitUntilExit()
+        }
+        func type(_ command: String) { input.fileHandleForWriting.write(Data((command + "\n").utf8)) }
+        func wait(_ what: String, timeout: Double = 15, _ condition: () -> Bool) throws {
+            guard waitUntil(what, timeout: timeout, condition) else {
+                let log = (try? String(contentsOfFile: stderrPath, encoding: .utf8)) ?? ""
+                XCTFail("the answerer's last lines:\n" + log.split(separator: "\n").suffix(15).joined(separator: "\n"))
+                throw XCTSkip("stopped: \(what)")
+            }
+        }
+
+        try wait("the answerer registered") { door.isReady && events.count("registered") == 1 }
+        var samples: [Int: Footprint] = [:]
+        var missed = 0
+        let started = MainContext.monotonicSeconds()
+        for call in 1...calls {
+            let ending = Ending.allCases[(call - 1) % Ending.allCases.count]
+            let before = (rings: events.count("ringing"), connects: events.count("connected"),
+                          media: events.count("media-connected"))
+            try wait("call \(call): the door is free") { door.callId == nil }
+            if ending == .noConnection {
+                _ = mute.ring()
+            } else {
+                door.ring()
+            }
+            try wait("call \(call): ringing") { events.count("ringing") == before.rings + 1 }
+            switch ending {
+            case .reject, .noConnection:
+                if ending == .reject { type("reject") }
+            case .hangup, .doorHangup, .socketDrop, .busy:
+                type("accept")
+                try wait("call \(call): accepted") { events.count("accepted") == call - rejectsSoFar(call) }
+                if ending == .socketDrop {
+                    try wait("call \(call): media") { events.count("media-connected") > before.media }
+                    server.dropAppConnections()
+                    try wait("call \(call): back") { events.count("connected") == before.connects + 1 }
+                }
+                if ending == .busy {
+                    _ = mute.ring()
+                    missed += 1
+                    try wait("call \(call): missed") { events.count("missed") == missed }
+                }
+                if ending == .doorHangup { door.hangup() } else { type("hangup") }
+            }
+            try wait("call \(call) (\(ending.rawValue)): ended") { events.count("ended") == call }
+            if call == 20 || call == calls {
+                MainContext.spin(1) // sessions finish on the main context
+                samples[call] = Footprint(pid: process.processIdentifier)
+            }
+        }
+        let seconds = MainContext.monotonicSeconds() - started
+        XCTAssertEqual(events.count("ended"), calls)
+        XCTAssertEqual(events.count("missed"), missed)
+        XCTAssertEqual(events.count("error"), 0, "no errors in \(calls) calls")
+        XCTAssertTrue(process.isRunning, "one process for every call")
+
+        let early = try XCTUnwrap(samples[min(20, calls)])
+        let late = try XCTUnwrap(samples[calls])
+        let line = "soak: \(calls) calls in \(Int(seconds)) s; after call \(min(20, calls)): \(early); after call \(calls): \(late)"
+        print(line)
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+        XCTAssertLessThanOrEqual(late.rssKiB - early.rssKiB, 5 * 1024, "RSS grows: \(line)")
+        XCTAssertLessThanOrEqual(late.fds - early.fds, 2, "descriptors leak: \(line)")
+        XCTAssertLessThanOrEqual(late.threads - early.threads, 2, "threads leak: \(line)")
+    }
+
+    /// Calls before `call` that ended without an accept (reject, no-connection).
+    private func rejectsSoFar(_ call: Int) -> Int {
+        (1..<call).filter {
+            let ending = Ending.allCases[($0 - 1) % Ending.allCases.count]
+            return ending == .reject || ending == .noConnection
+        }.count
+    }
+}

@@ -1,0 +1,117 @@
+import XCTest
+@testable import C1nkGst
+
+/// One owner of the speaker: the ringtone, the display's sounds and the
+/// call's audio share one sink, and the microphone opens only at accept.
+final class SpeakerOutputTests: XCTestCase {
+    /// On a device that takes one writer at a time, a ring with its
+    /// ringtone, a call with its audio and two sounds all play, through one
+    /// opening of the device.
+    func testRingtoneCallAndSoundsShareAnExclusiveSpeaker() throws {
+        let device = try ExclusiveDevice()
+        defer { device.stop() }
+        let harness = try CallHarness { options in
+            options.answerMode = .auto
+            options.answerDelay = 1.5 // media flows while it rings
+            options.hangupAfter = 3
+            options.ringtone = Ringtone.defaultDescription
+            options.media.audioSink = device.sink
+        }
+        defer { harness.stop() }
+        let speaker = try XCTUnwrap(harness.answerer.speaker)
+        XCTAssertNil(speaker.problem)
+        harness.door.ring()
+        waitUntil("ringing") { harness.count("ringing") == 1 }
+        let rang = MainContext.monotonicSeconds()
+        waitUntil("the ringtone plays") { speaker.loudest(since: rang) > -30 }
+        waitUntil("media while ringing") { harness.count("media-connected") == 1 }
+        XCTAssertFalse(harness.answerer.currentSession?.isMicrophoneOpen ?? true, "no microphone before accept")
+        waitUntil("accepted", timeout: 15) { harness.count("accepted") == 1 }
+        let accepted = MainContext.monotonicSeconds()
+        waitUntil("the door's voice plays") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
+        XCTAssertTrue(harness.answerer.currentSession?.isMicrophoneOpen ?? false)
+        speaker.play(.doorOpened)
+        speaker.play(.click)
+        MainContext.spin(0.6)
+        XCTAssertGreaterThan(speaker.loudest(since: accepted), -30)
+        waitUntil("the call to end", timeout: 15) { harness.answerer.endedCalls == 1 }
+        XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
+        XCTAssertEqual(harness.count("error"), 0, "\(harness.answerers[0].events.written.filter { $0["event"] as? String == "error" })")
+        XCTAssertNil(speaker.problem)
+        XCTAssertEqual(device.connections, 1, "the device was opened once, by the speaker")
+        let bytes = device.bytes
+        MainContext.spin(0.3)
+        XCTAssertGreaterThan(device.bytes, bytes, "the speaker keeps playing between calls")
+    }
+
+    /// The display's sounds reach the sink; a finished sound leaves the mixer.
+    func testSoundsPlayAndLeave() throws {
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true")
+        MainContext.spin(0.2)
+        let start = MainContext.monotonicSeconds()
+        XCTAssertLessThan(speaker.loudest(since: start), -60, "silence while nothing plays")
+        for sound in SpeakerSound.allCases {
+            let before = MainContext.monotonicSeconds()
+            speaker.play(sound)
+            waitUntil("\(sound) plays") { speaker.loudest(since: before) > -30 }
+        }
+        MainContext.spin(1)
+        let after = MainContext.monotonicSeconds()
+        MainContext.spin(0.3)
+        XCTAssertLessThan(speaker.loudest(since: after), -60, "silent again once the sounds ended")
+    }
+
+    /// A speaker that cannot open says so; the ringtone is then silent and
+    /// nothing fails.
+    func testSpeakerThatCannotOpenIsReported() throws {
+        let speaker = try SpeakerOutput(sink: "tcpclientsink host=127.0.0.1 port=1")
+        let problem = try XCTUnwrap(speaker.problem)
+        XCTAssertTrue(problem.hasPrefix("the speaker 'tcpclientsink host=127.0.0.1 port=1' cannot play:"), problem)
+        XCTAssertTrue(problem.contains("--audio-sink"), problem)
+        let ringtone = try Ringtone(source: Ringtone.defaultDescription, speaker: speaker)
+        MainContext.spin(0.2)
+        ringtone.stop()
+    }
+}
+
+/// Mute belongs to the call, not to one media session.
+final class MuteTests: XCTestCase {
+    /// Muted while ringing, the microphone stays muted after the accept and
+    /// after the door's re-offer (a new session); `levels` events say so.
+    func testMuteWhileRingingSurvivesAcceptAndReoffer() throws {
+        let harness = try CallHarness { options in
+            options.answerMode = .manual
+            options.levelsInterval = 0.5
+        }
+        defer { harness.stop() }
+        harness.door.ring()
+        waitUntil("ringing") { harness.count("ringing") == 1 }
+        XCTAssertNil(harness.answerer.command("mute"))
+        waitUntil("media while ringing") { harness.count("media-connected") == 1 }
+        XCTAssertNil(harness.answerer.command("accept"))
+        waitUntil("accepted") { harness.door.acceptedAt != nil }
+        let accepted = try XCTUnwrap(harness.door.acceptedAt)
+        waitUntil("the resident hears the door") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
+        MainContext.spin(0.8)
+        XCTAssertLessThan(harness.door.loudestHeard(since: accepted), -60, "muted before the accept: the door hears nothing")
+
+        let firstSession = harness.answerer.currentSession.map(ObjectIdentifier.init)
+        harness.door.restartMedia()
+        waitUntil("a new session") { harness.answerer.currentSession.map(ObjectIdentifier.init) != firstSession }
+        let reoffered = MainContext.monotonicSeconds()
+        waitUntil("the new session plays the door") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
+        MainContext.spin(0.8)
+        XCTAssertTrue(harness.answerer.currentSession?.isMicrophoneMuted ?? false)
+        XCTAssertLessThan(harness.door.loudestHeard(since: reoffered), -60, "still muted after the re-offer")
+
+        XCTAssertNil(harness.answerer.command("unmute"))
+        let unmuted = MainContext.monotonicSeconds()
+        waitUntil("the door hears the resident") { harness.door.loudestHeard(since: unmuted) > -30 }
+
+        let levels = harness.answerers[0].events.written.filter { $0["event"] as? String == "levels" }
+        XCTAssertGreaterThan(levels.count, 2)
+        XCTAssertTrue(levels.contains { ($0["door"] as? Double ?? -100) > -40 && $0["muted"] as? Bool == true }, "\(levels)")
+        XCTAssertNil(harness.answerer.command("hangup"))
+        waitUntil("ended") { harness.count("ended") == 1 }
+    }
+}
