@@ -132,11 +132,11 @@ public final class DisplayPipeline {
             setAlpha(.video, 1)
             setAlpha(.base, veil)
         }
-        let bands = layers.overlay.map { OverlayBands.split($0, limit: Layer.drawing.count) } ?? []
+        let bands = layers.overlay.map { OverlayBands.split($0, layout: layout, limit: Layer.drawing.count) } ?? []
         for (index, layer) in Layer.drawing.enumerated() {
             if index < bands.count {
                 let band = bands[index]
-                setPixbuf(layer, band.picture)
+                setPixbuf(layer, band)
                 ObjectProperty.set(UnsafeMutableRawPointer(overlays[layer]!), "offset-x", "\(band.x)")
                 ObjectProperty.set(UnsafeMutableRawPointer(overlays[layer]!), "offset-y", "\(band.y)")
             } else {
@@ -182,7 +182,7 @@ public final class DisplayPipeline {
             setPixbuf(.pulseB, nil)
             return
         }
-        let ring = ScreenPainter.pulseRing(diameter: Int(spec.toDiameter.rounded()))
+        let ring = OverlayBands.whole(ScreenPainter.pulseRing(diameter: Int(spec.toDiameter.rounded())))
         setPixbuf(.pulseA, ring)
         setPixbuf(.pulseB, ring)
         if spec.animated {
@@ -219,19 +219,16 @@ public final class DisplayPipeline {
 
     /// A single transparent pixel: what a hidden overlay blends (an overlay
     /// keeps its last picture when the pixbuf is unset).
-    private static let nothing = Picture(width: 1, height: 1, hasAlpha: true, bytes: [0, 0, 0, 0])
+    private static let nothing = OverlayBands.Band(x: 0, y: 0, width: 1, height: 1, rgba: [0, 0, 0, 0])
 
     /// Shows a transparent picture on an overlay element; nil hides it.
-    private func setPixbuf(_ layer: Layer, _ shown: Picture?) {
+    private func setPixbuf(_ layer: Layer, _ shown: OverlayBands.Band?) {
         let element = UnsafeMutableRawPointer(overlays[layer]!)
         let picture = shown ?? Self.nothing
         if shown == nil {
             for property in ["offset-x", "offset-y", "overlay-width", "overlay-height"] { ObjectProperty.set(element, property, "0") }
         }
-        // GdkPixbuf wants RGBA with straight alpha; the picture is BGRA.
-        var rgba = picture.bytes
-        for index in stride(from: 0, to: rgba.count, by: 4) { rgba.swapAt(index, index + 2) }
-        let bytes = rgba.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
+        let bytes = picture.rgba.withUnsafeBytes { g_bytes_new($0.baseAddress, gsize($0.count)) }
         let pixbuf = gdk_pixbuf_new_from_bytes(bytes, GDK_COLORSPACE_RGB, 1, 8, Int32(picture.width), Int32(picture.height), Int32(picture.width * 4))
         g_bytes_unref(bytes)
         c1nk_object_set_pointer(element, "pixbuf", UnsafeMutableRawPointer(pixbuf))

@@ -1,7 +1,8 @@
 import CGStreamer
 
 /// A still picture for one layer of the display, in GStreamer's byte order:
-/// `BGRx` (opaque) or `BGRA` (straight alpha), rows of `width × 4` bytes.
+/// `BGRx` (opaque) or `BGRA` with premultiplied alpha (Cairo's), rows of
+/// `width × 4` bytes.
 public struct Picture: Equatable, Sendable {
     public let width: Int
     public let height: Int
@@ -41,26 +42,19 @@ final class Canvas {
         cairo_set_source_rgba(cr, color.red, color.green, color.blue, color.alpha)
     }
 
-    /// The finished picture. Cairo keeps premultiplied alpha; GStreamer's
-    /// BGRA is straight, so partly transparent pixels are divided back.
+    /// The finished picture, as Cairo keeps it: `BGRx`, or `BGRA` with
+    /// premultiplied alpha (`OverlayBands` straightens the parts it uses).
     func picture() -> Picture {
         cairo_surface_flush(surface)
         let stride = Int(cairo_image_surface_get_stride(surface))
         let data = cairo_image_surface_get_data(surface)!
         var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        bytes.withUnsafeMutableBufferPointer { out in
-            for row in 0..<height {
-                let source = data + row * stride
-                let target = out.baseAddress! + row * width * 4
-                target.update(from: source, count: width * 4)
-                guard hasAlpha else {
-                    for x in 0..<width { target[x * 4 + 3] = 255 }
-                    continue
-                }
-                for x in 0..<width {
-                    let a = Int(target[x * 4 + 3])
-                    guard a > 0 && a < 255 else { continue }
-                    for c in 0..<3 { target[x * 4 + c] = UInt8(min(255, (Int(target[x * 4 + c]) * 255 + a / 2) / a)) }
+        bytes.withUnsafeMutableBytes { out in
+            if stride == width * 4 {
+                out.baseAddress!.copyMemory(from: data, byteCount: width * height * 4)
+            } else {
+                for row in 0..<height {
+                    (out.baseAddress! + row * width * 4).copyMemory(from: data + row * stride, byteCount: width * 4)
                 }
             }
         }
