@@ -17,8 +17,14 @@ struct BenchOptions {
     var screens: String?
     var idleSeconds: Double = 60
     var scaleMax = 4
+    /// Seconds of each audio measurement call; 0 skips the audio section.
+    var audioSeconds: Double = 8
     var json = false
     var help = false
+    /// `--network`: only the network section and the set-up breakdown.
+    var network = false
+    var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
+    var setupRounds = 5
     /// Internal: run as the baseline's receiving process.
     var baselineReceiver: BaselineReceiverOptions?
 
@@ -46,8 +52,19 @@ struct BenchOptions {
       --pipeline NAME|FILE  the answerer's pipeline (default display)
       --idle S              seconds to watch an idle answerer; 0 skips (default 60)
       --scale-max N         record up to N calls at once; 0 skips (default 4)
+      --network             only the network section (random loss 0/1/3/5/10 %, 5 % in bursts,
+                            a 500 ms outage; VP8 and H.264 at 640x480; intact frames, longest
+                            freeze, glass-to-glass, keyframe requests) and the set-up breakdown
+                            (ring→first frame and its steps, median of 5 calls per codec):
+                            every figure of docs/benchmarks.md's network and set-up sections
+      --network-latency MS  jitterbuffer latencies for the network section, repeatable
+                            (default 20 and 100: the default and the lossy-link advice)
+      --audio S             audio section: mouth-to-ear both ways, A/V offset, DSP cost and
+                            echo cancellation, S seconds per call; 0 skips (default 8)
       --json                print JSON instead of tables
       --help                show this help
+
+    With --network, --duration (default 6 there) is per network call.
 
     Build with -c release for representative numbers:
       swift build -c release && .build/release/c1nk-gst-bench
@@ -58,6 +75,7 @@ struct BenchOptions {
         var reader = ArgumentReader(arguments)
         var receiver = BaselineReceiverOptions()
         var isReceiver = false
+        var latenciesGiven = false
         while let option = try reader.nextOption() {
             switch option {
             case "--help", "-h": options.help = true
@@ -85,7 +103,13 @@ struct BenchOptions {
                 options.screens = value
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
+            case "--audio": options.audioSeconds = try reader.number(for: option)
             case "--json": options.json = true
+            case "--network": options.network = true
+            case "--network-latency":
+                if !latenciesGiven { options.networkLatencies = [] }
+                latenciesGiven = true
+                options.networkLatencies.append(UInt(try reader.integer(for: option)))
             // The baseline receiver, started by the benchmark itself.
             case "--baseline-receiver": isReceiver = true
             case "--port": receiver.port = try reader.integer(for: option, minimum: 1)

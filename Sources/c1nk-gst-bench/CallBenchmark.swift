@@ -22,6 +22,16 @@ struct CallFigures: Codable {
     var unreadableStamps: Int
     var framesDroppedLate: Int?
     var baseline: BaselineFigures?
+    /// Frames shown intact of those the door sent, the longest freeze and
+    /// the keyframe requests sent (FrameStamp sequence numbers).
+    var framesIntact: Int?
+    var framesSent: Int?
+    var longestFreezeMs: Double?
+    var keyframeRequests: Int?
+    /// offerToAnswer, answerToConnected, connectedToFirstFrame (ms).
+    var setupMs: [String: Double]?
+    var latency: UInt?
+    var network: String?
 }
 
 /// Runs one real call: a local server and a stamping door in this process,
@@ -30,12 +40,15 @@ struct CallFigures: Codable {
 struct CallBenchmark {
     let options: BenchOptions
     let bench: BenchCase
+    var network = NetworkImpairment()
+    var latency: UInt?
     var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> CallFigures {
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
         doorOptions.media = bench.doorMedia(jitter: options.jitter)
+        doorOptions.media.network = network
         let door = try SimulatedDoor(doorOptions)
         door.start()
         defer { door.stop(); server.stop() }
@@ -49,7 +62,7 @@ struct CallBenchmark {
             "--exit-after-calls", "1", "--stun", "none", "--ice-local-ip", "127.0.0.1", "--ringtone", "none",
             "--sink", options.sink, "--audio-sink", "fakesink sync=true",
             "--audio-source", "audiotestsrc is-live=true wave=sine freq=660 volume=0.3",
-            "--latency", String(options.latency), "--measure", "--events", eventsPath,
+            "--latency", String(latency ?? options.latency), "--measure", "--events", eventsPath,
             "--device-id-file", directory + "/device-id",
         ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
           + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments)
@@ -106,7 +119,13 @@ struct CallBenchmark {
             framesExpected: Int(mediaSeconds * 30),
             unreadableStamps: measurements["unreadableStamps"] as? Int ?? 0,
             framesDroppedLate: measurements["framesDroppedLate"] as? Int,
-            baseline: nil)
+            baseline: nil,
+            framesIntact: measurements["framesIntact"] as? Int,
+            framesSent: measurements["framesSent"] as? Int,
+            longestFreezeMs: measurements["longestFreezeMs"] as? Double,
+            keyframeRequests: measurements["keyframeRequests"] as? Int,
+            setupMs: measurements["setupMs"] as? [String: Double],
+            latency: latency ?? options.latency)
     }
 
     private func pair(_ a: Double?, _ b: Double?) -> (Double, Double)? {

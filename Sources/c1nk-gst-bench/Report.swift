@@ -10,6 +10,8 @@ struct BenchReport: Codable {
     var calls: [CallFigures]
     var idle: IdleFigures?
     var scale: ScaleFigures?
+    var network: NetworkFigures?
+    var audio: AudioFigures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -30,6 +32,9 @@ struct BenchReport: Codable {
         func ratio(_ a: Double, _ b: Double?) -> String {
             guard let b, b > 0 else { return "—" }
             return String(format: "%.2f×", a / b)
+        }
+        if let network, calls.isEmpty {
+            return (["c1nk-gst benchmark — \(machine)", ""] + network.table()).joined(separator: "\n")
         }
         var lines = ["c1nk-gst benchmark — \(machine)",
                      "calls of \(Int(duration)) s at 30 fps on loopback, jitterbuffer \(latency) ms, sink \"\(sink)\"" + (jitter > 0 ? ", door jitter 0–\(jitter) ms" : ""), ""]
@@ -76,6 +81,7 @@ struct BenchReport: Codable {
             lines.append(String(format: "  → %d call(s) at once without dropping frames; %.1f %% of a core per extra call",
                                 scale.maximumCalls, scale.cpuPerExtraCall))
         }
+        if let audio { lines += audio.tableLines() }
         return lines.joined(separator: "\n")
     }
 

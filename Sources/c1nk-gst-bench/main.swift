@@ -24,6 +24,13 @@ func progress(_ text: String) { if !options.json { fputs(text + "\n", stderr) } 
 var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
                          sink: options.sink + (options.screens.map { ", wall display \($0)" } ?? ""), jitter: options.jitter, calls: [], idle: nil, scale: nil)
 do {
+    if options.network {
+        var networkOptions = options
+        if !CommandLine.arguments.contains("--duration") { networkOptions.duration = 6 }
+        report.network = try NetworkBenchmark(options: networkOptions).run(progress: progress)
+        print(options.json ? report.json() : report.table())
+        exit(0)
+    }
     for codec in options.codecs {
         for (width, height) in options.resolutions {
             progress("call: \(codec.rawValue) \(width)x\(height)…")
@@ -41,6 +48,10 @@ do {
     if options.scaleMax > 0 {
         progress("record-only calls at once, up to \(options.scaleMax)…")
         report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration).run()
+    }
+    if options.audioSeconds > 0 {
+        progress("audio: mouth-to-ear, A/V, DSP cost, echo loop…")
+        report.audio = try AudioBenchmark(seconds: options.audioSeconds).run()
     }
 } catch {
     fputs("c1nk-gst-bench: \(error)\n", stderr)

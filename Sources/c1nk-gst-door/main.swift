@@ -18,6 +18,21 @@ Rings a running c1nk-gst-answer from another terminal.
   --stun URL|none       STUN server (default none: the simulated door lives on this host)
   --ice-local-ip ADDR   gather ICE candidates on this address (default 127.0.0.1)
   --help                show this help
+
+A bad network between this door and the answerer (applied to what the door
+sends, inside its own pipeline; netem is not needed). The door answers NACK
+with RTX and PLI with a keyframe, as real doors do; retransmissions are never
+lost:
+  --loss PCT            lose PCT % of video packets on their first send
+  --loss-burst N        ... in bursts of N packets on average (Gilbert-Elliott;
+                        default 1: each packet on its own)
+  --jitter MS           delay each packet by a random 0..MS ms
+  --reorder PCT         hold PCT % of packets back 10-30 ms so later ones overtake
+  --bandwidth KBPS      cap the sending rate; the encoder aims under it
+  --outage-at S         S seconds after the first packet, send nothing ...
+  --outage-for MS       ... for MS milliseconds
+  --fec                 offer RED/ULPFEC besides NACK/RTX
+  --seed N              seed of the loss pattern (default 1)
 """
 
 var server: String?
@@ -55,10 +70,23 @@ do {
             let url = try reader.value(for: option)
             media.ice.stunServers = url == "none" ? [] : [url]
         case "--ice-local-ip": localAddresses.append(try reader.value(for: option))
+        case "--loss": media.network.lossPercent = try reader.number(for: option, maximum: 100)
+        case "--loss-burst": media.network.burstLength = try reader.number(for: option, minimum: 1)
+        case "--jitter": media.network.jitterMilliseconds = try reader.integer(for: option)
+        case "--reorder": media.network.reorderPercent = try reader.number(for: option, maximum: 100)
+        case "--bandwidth": media.network.bandwidthKbps = try reader.integer(for: option)
+        case "--outage-at": media.network.outageAt = try reader.number(for: option)
+        case "--outage-for": media.network.outageMilliseconds = try reader.integer(for: option)
+        case "--fec": media.fec = true
+        case "--seed": media.network.seed = UInt64(try reader.integer(for: option))
         default: throw ArgumentReader.UsageError("unknown option \(option)")
         }
     }
     guard server != nil else { throw ArgumentReader.UsageError("--server URL is required") }
+    do { try media.network.validate() } catch { throw ArgumentReader.UsageError("\(error)") }
+    if media.network.outageAt != nil && media.network.outageMilliseconds <= 0 {
+        throw ArgumentReader.UsageError("--outage-at needs --outage-for MS (how long nothing is sent)")
+    }
 } catch {
     fputs("c1nk-gst-door: \(error)\nRun c1nk-gst-door --help to see the options.\n", stderr)
     exit(2)

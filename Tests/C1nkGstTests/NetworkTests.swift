@@ -20,13 +20,14 @@ final class NetworkTests: XCTestCase {
     /// A door and an answerer in this process, candidates handed across;
     /// `seconds` of video after the first frame.
     static func impairedCall(codec: DoorMediaSession.VideoCodec = .vp8, network: NetworkImpairment, seconds: Double,
-                             fec: Bool = false, configure: (inout MediaConfiguration) -> Void = { _ in }) throws -> Outcome {
+                             fec: Bool = false, nack: Bool = true, configure: (inout MediaConfiguration) -> Void = { _ in }) throws -> Outcome {
         var doorOptions = DoorMediaSession.Options()
         doorOptions.codec = codec
         doorOptions.ice = .loopback
         doorOptions.stampTime = true
         doorOptions.network = network
         doorOptions.fec = fec
+        doorOptions.nack = nack
         let door = try DoorMediaSession(options: doorOptions)
         var configuration = MediaSessionTests.testConfiguration()
         configuration.measure = true
@@ -59,7 +60,7 @@ final class NetworkTests: XCTestCase {
     static func describe(_ outcome: Outcome) -> String {
         let s = outcome.summary
         return "intact \(s.framesIntact)/\(s.framesSent) (\(String(format: "%.1f", s.intactPercent)) %), longest freeze \(s.longestFreezeMs) ms, "
-            + "keyframe requests \(s.keyframeRequests), unreadable \(s.unreadableStamps); door: \(outcome.door)"
+            + "keyframe requests \(s.keyframeRequests), unreadable \(s.unreadableStamps); door: \(outcome.door); set-up \(s.setupMs)"
     }
 
     func testFivePercentLossIsRepaired() throws {
@@ -88,5 +89,21 @@ final class NetworkTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(outcome.summary.longestFreezeMs, 400, "the outage froze the picture: \(text)")
         XCTAssertLessThan(outcome.summary.longestFreezeMs, 500 + 1000, "video back within 1 s of the outage's end: \(text)")
         XCTAssertEqual(outcome.summary.unreadableStamps, 0, "no corrupt frame shown: \(text)")
+    }
+
+    /// Bad input: a door with RED/ULPFEC, and a door without NACK/RTX, still
+    /// give a call; loss repair just does less.
+    func testDoorWithFECAndDoorWithoutNACK() throws {
+        var network = NetworkImpairment()
+        network.lossPercent = 2
+        let fec = try Self.impairedCall(network: network, seconds: 2, fec: true) { $0.latencyMilliseconds = Self.lossyLinkLatency }
+        XCTAssertTrue(fec.answer.contains("ulpfec/90000"), "ULPFEC answered")
+        XCTAssertGreaterThan(fec.summary.framesIntact, 40, Self.describe(fec))
+        XCTAssertEqual(fec.summary.unreadableStamps, 0, Self.describe(fec))
+
+        let plain = try Self.impairedCall(network: network, seconds: 2, nack: false)
+        XCTAssertFalse(plain.answer.contains("rtx/90000"))
+        XCTAssertGreaterThan(plain.summary.framesIntact, 20, Self.describe(plain))
+        XCTAssertEqual(plain.summary.unreadableStamps, 0, "still no corrupt frame: \(Self.describe(plain))")
     }
 }

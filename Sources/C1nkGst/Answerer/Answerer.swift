@@ -60,6 +60,8 @@ public final class Answerer {
     public private(set) var isFinished = false
     public var currentCallId: String? { machine.call?.callId }
     public var currentSession: AnswerSession? { session }
+    /// The call's timers running now (diagnostics and tests).
+    public var runningTimers: Set<CallMachine.Timer> { Set(machineTimers.keys) }
     /// Sees every action of the call state machine as it is performed (the
     /// wall display follows the microphone's mute this way).
     public var onAction: ((CallMachine.Action) -> Void)?

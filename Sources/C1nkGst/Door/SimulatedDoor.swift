@@ -70,15 +70,15 @@ public final class SimulatedDoor {
     }
 
     /// The visitor presses the bell. Like a real panel whose camera is
-    /// already running, the door prepares its first session and offer while
-    /// the server rings the residents, so the first app to join gets an offer
-    /// at once.
+    /// already running, the door has its first session and offer prepared
+    /// (since it connected, or since its last call ended), so the first app
+    /// to join gets an offer at once.
     public func ring() {
         heardLevels.removeAll()
         heardBands.removeAll()
         acceptedAt = nil
         doorOpened = false
-        spare = makeSession()
+        if spare == nil { spare = makeSession() }
         socket?.send(DoorMessage.ring)
     }
 
@@ -119,6 +119,9 @@ public final class SimulatedDoor {
         switch message {
         case .helloOk:
             isReady = true
+            // The camera runs before anyone rings: the first offer is ready
+            // when the bell is pressed.
+            if spare == nil { spare = makeSession() }
             onEvent?(.ready)
         case .ringOk(let id):
             callId = id
@@ -201,6 +204,7 @@ public final class SimulatedDoor {
     private func endCall(reason: String) {
         stopPeers()
         callId = nil
+        if isReady { spare = makeSession() }
         onEvent?(.callEnded(reason: reason))
     }
 

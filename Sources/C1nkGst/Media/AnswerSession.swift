@@ -49,7 +49,18 @@ public final class AnswerSession {
     public private(set) var recordingError: String?
     private var recordingBranch: RecordingBranch?
     /// Latency figures so far, with `MediaConfiguration.measure`.
-    public var measurements: MeasurementProbes.Summary? { probes?.summary() }
+    public var measurements: MeasurementProbes.Summary? {
+        guard var summary = probes?.summary() else { return nil }
+        func span(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { a in to.map { ($0 - a) * 1000 } } }
+        summary.setupMs = ["offerToAnswer": span(offerAt, answerAt), "answerToConnected": span(answerAt, connectedAt),
+                           "connectedToFirstFrame": span(connectedAt, firstFrameAt)].compactMapValues { $0 }
+        return summary
+    }
+    /// Monotonic seconds of the set-up steps, for `measurements`.
+    private let offerAt = MainContext.monotonicSeconds()
+    private var answerAt: Double?
+    private var connectedAt: Double?
+    private var firstFrameAt: Double?
     private var probes: MeasurementProbes?
 
     private let log = Log.media
@@ -73,6 +84,7 @@ public final class AnswerSession {
     private var pipelineReleased = false
     private var connected = false
     private var microphoneMuted = false
+    private var gatheredRelay = false
     let speaker: SpeakerOutput
     private var speakerInput: SpeakerInput?
     private let voice: VoiceProcessing
@@ -154,7 +166,7 @@ public final class AnswerSession {
         repairWatch = VideoRepair.watch(pipeline)
         prepareInputs()
         prepareOutputs()
-        if configuration.renderImmediately && !configuration.videoSink.contains("sync=") {
+        if configuration.renderImmediately && !Self.setsSync(configuration) {
             renderImmediately()
         }
         applyGates()
@@ -167,8 +179,15 @@ public final class AnswerSession {
             }
         }
 
+        let turnServers = configuration.ice.turnServers
+        webrtc.onGatheringState = { [weak self] state in
+            guard let self, !self.stopped, state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE,
+                  !turnServers.isEmpty, !self.gatheredRelay else { return }
+            self.onWarning?(TurnCheck.noRelayMessage(turnServers))
+        }
         webrtc.onLocalCandidate = { [weak self] mline, candidate in
             guard let self, !self.stopped else { return }
+            if candidate.contains(" typ relay") { self.gatheredRelay = true }
             self.onLocalCandidate?(IceCandidate(candidate: candidate, sdpMid: self.offer.mid(forLine: mline), sdpMLineIndex: Int(mline)))
         }
         webrtc.onConnectionState = { [weak self] state in self?.connectionStateChanged(state) }
@@ -185,6 +204,12 @@ public final class AnswerSession {
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
     static let speakerFeedName = "c1nk-speaker-feed"
+    /// Measurement: onsets of tone bursts at the src pad of the element
+    /// `name` (e.g. an `identity` after a test microphone), as captured.
+    public func onsetProbe(at name: String) -> AudioOnsetProbe? {
+        AudioOnsetProbe.attach(to: name, in: pipeline, timing: .capture)
+    }
+
     /// The call's pipeline, for tests that inspect its elements.
     var pipelineForTests: UnsafeMutablePointer<GstElement> { pipeline }
 
@@ -293,21 +318,38 @@ public final class AnswerSession {
         }
     }
 
-    /// Sets `sync=false` on the video sink after `video-out` (see
+    /// Sets `sync=false` on every sink fed from `video-out` — also the
+    /// real sinks inside a `--sink` bin and behind a tee (see
     /// `MediaConfiguration.renderImmediately`).
     private func renderImmediately() {
         guard let output = Gst.find("video-out", in: pipeline) else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
         guard let source = gst_element_get_static_pad(output, "src") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        guard let peer = gst_pad_get_peer(source) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-        guard let sink = gst_pad_get_parent_element(peer) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
-        if ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
+        for sink in DownstreamSinks.from(source) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
             ObjectProperty.set(UnsafeMutableRawPointer(sink), "sync", "false")
         }
     }
+
+    /// Whether the user's description of the video branch says `sync=`
+    /// itself: the `--sink` value, or the pipeline's lines from `video-out` on.
+    static func setsSync(_ configuration: MediaConfiguration) -> Bool {
+        if configuration.videoSink.contains("sync=") { return true }
+        guard let lines = (try? configuration.resolvedPipeline())?.lines,
+              let start = lines.firstIndex(where: { $0.contains("video-out") }) else { return false }
+        var branch = [lines[start]]
+        for line in lines[(start + 1)...] {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            guard trimmed.hasPrefix("!") else { break }
+            branch.append(trimmed)
+        }
+        let text = branch.joined(separator: " ")
+        return text.components(separatedBy: "video-out").dropFirst().joined().contains("sync=")
+    }
+
+    /// An element of the call's pipeline by name (a new reference), for
+    /// diagnostics and tests.
+    func element(named name: String) -> UnsafeMutablePointer<GstElement>? { Gst.find(name, in: pipeline) }
 
     /// Counts frames at `video-out`, watches the recording's end, and holds
     /// the microphone at `audio-out` until it can be linked to webrtcbin.
@@ -374,7 +416,9 @@ public final class AnswerSession {
         webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER, inactiveLines: declined) { [weak self] result in
             guard let self, !self.stopped else { return }
             switch result {
-            case .success(let sdp): self.onAnswer?(sdp)
+            case .success(let sdp):
+                self.answerAt = MainContext.monotonicSeconds()
+                self.onAnswer?(sdp)
             case .failure(let error): self.fail("\(error)")
             }
         }
@@ -468,6 +512,7 @@ public final class AnswerSession {
         case GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED:
             if !connected {
                 connected = true
+                connectedAt = MainContext.monotonicSeconds()
                 dumpGraph("connected")
                 onConnected?()
             }
@@ -492,6 +537,7 @@ public final class AnswerSession {
 
     private func firstFrame() {
         guard !stopped else { return }
+        firstFrameAt = MainContext.monotonicSeconds()
         dumpGraph("first-frame")
         onFirstFrame?()
     }
@@ -638,6 +684,7 @@ public final class AnswerSession {
             // The door's video and audio branches link once media flows and
             // change the pipeline's latency; sinks must be told, as gst-launch does.
             gst_bin_recalculate_latency(bin)
+            speaker.recalculateLatency()
         default:
             break
         }
@@ -674,6 +721,13 @@ final class PadTable: @unchecked Sendable {
     private let lock = NSLock()
     private var pads: [String: UnsafeMutablePointer<GstPad>] = [:]
 
+    init() {
+        // Publishes the empty table through the lock: the streaming thread
+        // reaches this object through GLib, whose locks ThreadSanitizer cannot see.
+        lock.lock()
+        lock.unlock()
+    }
+
     func set(_ media: String, _ pad: UnsafeMutablePointer<GstPad>?) {
         lock.lock()
         defer { lock.unlock() }
@@ -694,6 +748,23 @@ final class PadTable: @unchecked Sendable {
     }
 
     deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
+}
+
+/// What to say when TURN servers were given but none gave a relay candidate.
+enum TurnCheck {
+    static func noRelayMessage(_ servers: [String]) -> String {
+        let named = servers.map(withoutPassword).joined(separator: ", ")
+        return "no TURN server gave a relay candidate (\(named)): wrong user or password, or the server is unreachable; "
+            + "the call goes on with the other candidates"
+    }
+
+    /// `turn://user:secret@host:port` → `turn://user@host:port`.
+    static func withoutPassword(_ url: String) -> String {
+        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+        let credentials = url[scheme.upperBound..<at]
+        let user = credentials.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
+        return url[..<scheme.upperBound] + user + url[at...]
+    }
 }
 
 /// Counts the keyframe requests that leave toward webrtcbin on its video pad.

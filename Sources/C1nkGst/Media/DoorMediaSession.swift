@@ -85,6 +85,9 @@ public final class DoorMediaSession {
         public var network = NetworkImpairment()
         /// Offer RED/ULPFEC for the video besides NACK/RTX.
         public var fec = false
+        /// Offer NACK with RTX for the video (as browsers do); false: a door
+        /// that can only resend keyframes.
+        public var nack = true
         public init() {}
     }
 
@@ -104,6 +107,7 @@ public final class DoorMediaSession {
     private var mids: [UInt32: String] = [:]
     private var stopped = false
     private var fec = false
+    private var nack = true
     private var connected = false
     private var offered = false
     private let link: ImpairedLink?
@@ -150,6 +154,7 @@ public final class DoorMediaSession {
             }
         }
         fec = options.fec
+        nack = options.nack
         gst_bin_add(bin, webrtc.element)
         for element in [video, heard] + (audio.map { [$0] } ?? []) {
             gst_bin_add(bin, element)
@@ -244,6 +249,15 @@ public final class DoorMediaSession {
         }
     }
 
+    /// Measurement: onsets of tone bursts leaving the element `name` of the
+    /// door's voice (as captured), or arriving at what the door hears
+    /// (`heard-level`, played as it arrives).
+    public func onsetProbe(at name: String) -> AudioOnsetProbe? {
+        name == "heard-level"
+            ? AudioOnsetProbe.attach(to: name, in: pipeline, pad: "sink", timing: .arrival)
+            : AudioOnsetProbe.attach(to: name, in: pipeline, timing: .capture)
+    }
+
     public func applyAnswer(_ sdp: String) {
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_ANSWER, sdp: sdp) { [weak self] error in
             if let error { self?.onFailure?("the answer was refused: \(error)") }
@@ -294,7 +308,7 @@ public final class DoorMediaSession {
             if index == 0 {
                 // As real doors do: answer NACK with RTX (and PLI with a
                 // keyframe, which rtpsession asks of the encoder upstream).
-                ObjectProperty.set(transceiver, "do-nack", "true")
+                ObjectProperty.set(transceiver, "do-nack", nack ? "true" : "false")
                 if fec { ObjectProperty.set(transceiver, "fec-type", "ulp-red") }
             }
         }

@@ -14,6 +14,14 @@ public struct IceConfiguration: Equatable, Sendable {
     /// interface, and 127.0.0.1 when loopback is all this host has (libnice
     /// never gathers on loopback by itself, so such a host would fail silently).
     public var localAddresses: [String] = []
+    /// `relay`: only candidates through a TURN server (webrtcbin's
+    /// `ice-transport-policy`), for a door behind a symmetric NAT or to
+    /// prove the relay works.
+    public var transportPolicy = TransportPolicy.all
+
+    public enum TransportPolicy: String, CaseIterable, Sendable {
+        case all, relay
+    }
 
     public init() {}
 

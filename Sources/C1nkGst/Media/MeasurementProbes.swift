@@ -69,6 +69,8 @@ public final class MeasurementProbes: @unchecked Sendable {
         /// The longest time between two intact frames shown.
         public var longestFreezeMs: Double = 0
         public var keyframeRequests = 0
+        /// Set-up steps of the call in ms: offerToAnswer, answerToConnected, connectedToFirstFrame.
+        public var setupMs: [String: Double] = [:]
 
         public var intactPercent: Double { framesSent > 0 ? Double(framesIntact) * 100 / Double(framesSent) : 0 }
 
@@ -81,6 +83,7 @@ public final class MeasurementProbes: @unchecked Sendable {
             fields["framesSent"] = framesSent
             fields["longestFreezeMs"] = (longestFreezeMs * 10).rounded() / 10
             fields["keyframeRequests"] = keyframeRequests
+            fields["setupMs"] = setupMs.mapValues { ($0 * 10).rounded() / 10 }
             return fields
         }
     }

@@ -65,6 +65,9 @@ public struct MediaConfiguration: Equatable, Sendable {
     /// Returns the configuration with the pipeline loaded.
     public func validated() throws -> MediaConfiguration {
         var result = self
+        if ice.transportPolicy == .relay && ice.turnServers.isEmpty {
+            throw MediaError.badConfiguration("--ice-transport-policy relay connects only through a TURN server: give --turn turn://user:pass@host:port")
+        }
         let pipeline = try resolvedPipeline()
         result.pipeline = pipeline
         try pipeline.validate(userValues, recording: recording != nil)

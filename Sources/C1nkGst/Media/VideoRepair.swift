@@ -19,7 +19,7 @@ enum VideoRepair {
     /// encode on a LAN, short of the 200 ms freeze we allow.
     static let minKeyframeInterval: UInt64 = 100_000_000
     /// RTCP bandwidth of the answerer's RTP session, bytes per second.
-    static let rtcpBytesPerSecond = 30000
+    static let rtcpBytesPerSecond = 100_000
 
     /// Configures the elements already in `pipeline` and those added later;
     /// keep the connection as long as the pipeline.
