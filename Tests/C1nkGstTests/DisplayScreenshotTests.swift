@@ -62,6 +62,15 @@ final class DisplayScreenshotTests: XCTestCase {
         return RGBImage(width: display.pipeline.width, height: display.pipeline.height, bytes: [UInt8](raw))
     }
 
+    func testTheDisplaySinkRendersAtOnceUnlessTheDescriptionSetsSync() throws {
+        for (description, sync) in [("appsink", 0), ("appsink sync=true", 1)] {
+            let display = try DisplayPipeline(sink: description, width: 64, height: 64)
+            defer { display.stop() }
+            let sink = try XCTUnwrap(display.sinkElement)
+            XCTAssertEqual(c1nk_object_get_int(UnsafeMutableRawPointer(sink), "sync"), Int32(sync), description)
+        }
+    }
+
     func testScreensAt1280x800() throws { try renderAllScreens(1280, 800) }
     func testScreensAt800x480() throws { try renderAllScreens(800, 480) }
 
