@@ -102,7 +102,7 @@ final class ServiceCommandTests: XCTestCase {
                                   environment: Self.environment(directory))
         XCTAssertEqual(command.wait(timeout: 30), 0, command.stdout + command.stderr)
         let out = command.stdout
-        for line in ["✔ element webrtcbin (WebRTC)", "✔ pipeline ", "✔ video sink 'fakesink' opens", "✔ speaker 'fakesink' opens",
+        for line in ["✔ element webrtcbin (WebRTC)", "✔ pipeline ", "identity (libgstreamer1.0-0)", "volume (gstreamer1.0-plugins-base)", "✔ video sink 'fakesink' opens", "✔ speaker 'fakesink' opens",
                      "✔ microphone 'audiotestsrc is-live=true' opens", "✔ device id file \(directory)/id will be created",
                      "✔ recording folder \(directory) is writable", "✔ server \(server.url) is reachable", "a call can work on this machine"] {
             XCTAssertTrue(out.contains(line), "doctor says \(line):\n\(out)")
