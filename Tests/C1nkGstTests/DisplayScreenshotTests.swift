@@ -7,8 +7,16 @@ import XCTest
 /// imagefreeze, intervideo) into the sink, reads the sink's last frame back
 /// as PNG and RGB, and checks pixel facts. The PNGs are docs/screens/.
 final class DisplayScreenshotTests: XCTestCase {
-    static let screensDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/screens")
+    /// Where the PNGs go: docs/screens/ when `C1NK_UPDATE_SCREENS=1` (to
+    /// refresh the pictures in the README), a temporary folder otherwise, so
+    /// a test run leaves the checkout as it was.
+    static let screensDirectory: URL = {
+        if ProcessInfo.processInfo.environment["C1NK_UPDATE_SCREENS"] == "1" {
+            return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/screens")
+        }
+        return URL(fileURLWithPath: temporaryDirectory())
+    }()
 
     /// A fixed moment for the clock and history: Tuesday 1 December 2026, 14:32 local.
     static let moment: Date = {
