@@ -10,6 +10,11 @@ struct AudioFigures: Codable {
     var downlinkMs: LatencyStats
     /// The speaker pipeline's latency at the end of the call (its share of the downlink).
     var speakerLatencyMs: Double
+    /// Door capture → the timestamp the mixed audio carries at the speaker
+    /// (the downlink without the speaker's latency).
+    var downlinkTimestampMs: LatencyStats
+    /// Door capture → the timestamp at the call's `speaker-level`, before the speaker's mixer.
+    var downlinkCallTimestampMs: LatencyStats
     /// Resident's microphone (capture time) → the door (arrival, played at once).
     var uplinkMs: LatencyStats
     /// The same without `webrtcdsp` in the pipeline.
@@ -39,6 +44,7 @@ struct AudioFigures: Codable {
             "",
             "audio (\(Int(seconds)) s calls in one process, tone bursts; load average \(loadAverage))",
             "  mouth-to-ear, door → resident speaker   p50 \(f(downlinkMs.p50)) ms  p95 \(f(downlinkMs.p95)) ms  (\(downlinkMs.count) bursts; goal ≤ 60; speaker pipeline latency \(f(speakerLatencyMs)) ms)",
+            "    of which: door capture → timestamp at the speaker p50 \(f(downlinkTimestampMs.p50)) ms (in the call, before the mixer: \(f(downlinkCallTimestampMs.p50)) ms), then the speaker's latency",
             "  mouth-to-ear, resident mic → door        p50 \(f(uplinkMs.p50)) ms  p95 \(f(uplinkMs.p95)) ms  (\(uplinkMs.count) bursts; goal ≤ 60)",
             "  A/V offset, door audio vs video stamps   \(f(avOffsetMs)) ms (video glass-to-glass p50 \(f(videoGlassToGlassMs)) ms; goal ±40)",
             "  DSP latency (uplink with − without)      \(f(dspAddedMs)) ms (without: p50 \(f(uplinkWithoutDSPMs.p50)) ms; goal ≤ 15)",
@@ -60,6 +66,8 @@ struct AudioBenchmark {
 
     struct LatencyRun {
         var downlink: [Double]
+        var downlinkStamp: [Double]
+        var downlinkCallStamp: [Double]
         var uplink: [Double]
         var videoGlassToGlass: Double?
         var cpuPercent: Double
@@ -79,7 +87,9 @@ struct AudioBenchmark {
         let uplinkWithout = LatencyStats(withoutDSP.uplink)
         let load = (try? String(contentsOfFile: "/proc/loadavg", encoding: .utf8))?.split(separator: " ").prefix(3).joined(separator: " ") ?? "?"
         return AudioFigures(
-            downlinkMs: downlink, speakerLatencyMs: withDSP.speakerLatency, uplinkMs: uplink, uplinkWithoutDSPMs: uplinkWithout,
+            downlinkMs: downlink, speakerLatencyMs: withDSP.speakerLatency,
+            downlinkTimestampMs: LatencyStats(withDSP.downlinkStamp),
+            downlinkCallTimestampMs: LatencyStats(withDSP.downlinkCallStamp), uplinkMs: uplink, uplinkWithoutDSPMs: uplinkWithout,
             videoGlassToGlassMs: withDSP.videoGlassToGlass,
             avOffsetMs: withDSP.videoGlassToGlass.map { downlink.p50 - $0 },
             dspAddedMs: uplink.p50 - uplinkWithout.p50,
@@ -105,11 +115,13 @@ struct AudioBenchmark {
         if !dsp { configuration.pipeline = try withoutDSP() }
         let speaker = try SpeakerOutput(sink: "fakesink sync=true")
         let speakerEar = speaker.onsetProbe()
+        let speakerStamp = speaker.onsetProbe(timing: .capture)
         let doorSession = try DoorMediaSession(options: door)
         let doorMouth = doorSession.onsetProbe(at: "door-mouth")
         let doorEar = doorSession.onsetProbe(at: "heard-level")
         var session: AnswerSession?
         var residentMouth: AudioOnsetProbe?
+        var callSpeaker: AudioOnsetProbe?
         var connected = false
         var failure: String?
         doorSession.onFailure = { failure = "door: \($0)" }
@@ -117,6 +129,7 @@ struct AudioBenchmark {
             do {
                 let answer = try AnswerSession(callId: "bench-audio", offer: offer, configuration: configuration, audioEnabled: false, speaker: speaker)
                 residentMouth = answer.onsetProbe(at: "resident-mouth")
+                callSpeaker = answer.onsetProbe(at: "speaker-level")
                 answer.onAnswer = { doorSession.applyAnswer($0) }
                 answer.onLocalCandidate = { doorSession.addRemoteCandidate($0) }
                 answer.onConnected = { connected = true }
@@ -145,6 +158,8 @@ struct AudioBenchmark {
         func after(_ probe: AudioOnsetProbe?) -> [UInt64] { (probe?.onsets ?? []).filter { $0 >= clockStart } }
         return LatencyRun(
             downlink: AudioOnsetProbe.delays(mouth: after(doorMouth), ear: speakerEar?.onsets ?? []),
+            downlinkStamp: AudioOnsetProbe.delays(mouth: after(doorMouth), ear: speakerStamp?.onsets ?? []),
+            downlinkCallStamp: AudioOnsetProbe.delays(mouth: after(doorMouth), ear: callSpeaker?.onsets ?? []),
             uplink: AudioOnsetProbe.delays(mouth: after(residentMouth), ear: doorEar?.onsets ?? []),
             videoGlassToGlass: session.measurements.map { $0.glassToGlassSteady.count > 0 ? $0.glassToGlassSteady.p50 : $0.glassToGlass.p50 },
             cpuPercent: cpu, speakerLatency: speaker.latencyMilliseconds)

@@ -60,7 +60,7 @@ final class NetworkTests: XCTestCase {
     static func describe(_ outcome: Outcome) -> String {
         let s = outcome.summary
         return "intact \(s.framesIntact)/\(s.framesSent) (\(String(format: "%.1f", s.intactPercent)) %), longest freeze \(s.longestFreezeMs) ms, "
-            + "keyframe requests \(s.keyframeRequests), unreadable \(s.unreadableStamps); door: \(outcome.door)"
+            + "keyframe requests \(s.keyframeRequests), unreadable \(s.unreadableStamps); door: \(outcome.door); set-up \(s.setupMs)"
     }
 
     func testFivePercentLossIsRepaired() throws {

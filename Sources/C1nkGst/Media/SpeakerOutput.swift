@@ -114,8 +114,8 @@ public final class SpeakerOutput {
 
     /// Measurement: the onsets of tone bursts as the sink plays them (at the
     /// echo probe, the last element before the sink's conversion).
-    public func onsetProbe() -> AudioOnsetProbe? {
-        AudioOnsetProbe.attach(to: probeName, in: pipeline, timing: .playback)
+    public func onsetProbe(timing: AudioOnsetProbe.Timing = .playback) -> AudioOnsetProbe? {
+        AudioOnsetProbe.attach(to: probeName, in: pipeline, timing: timing)
     }
 
     // MARK: - Sounds and the ringtone

@@ -206,6 +206,10 @@ final class WebRTCBin {
         if let element = gst_element_factory_make("dtlsdec", nil) {
             gst_object_unref(UnsafeMutableRawPointer(gst_object_ref_sink(UnsafeMutableRawPointer(element))))
         }
+        // The registry walk of the first answer, done now (cached per process).
+        for (name, media) in [("VP8", "video"), ("H264", "video"), ("VP9", "video"), ("OPUS", "audio"), ("PCMU", "audio"), ("PCMA", "audio")] {
+            _ = CodecSupport.playable(name, media: media)
+        }
     }
 }
 
