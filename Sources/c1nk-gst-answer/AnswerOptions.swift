@@ -9,7 +9,7 @@ extension AnswerOption {
     /// timers, and no doorbell call needs it.)
     static let maximumSeconds = 86_400.0
 
-    static let all: [AnswerOption] = signaling + answering + media + recording + output + service + commandLine
+    static let all: [AnswerOption] = signaling + answering + media + audio + recording + output + service + commandLine
 
     static let signaling: [AnswerOption] = [
         AnswerOption(section: "Signaling", name: "server", kind: .value("URL"),
@@ -137,6 +137,37 @@ extension AnswerOption {
                          }
                          c.answerer.media.ice.transportPolicy = policy
                      }, show: { $0.answerer.media.ice.transportPolicy.rawValue }),
+    ]
+
+    static let audio: [AnswerOption] = [
+        AnswerOption(section: "Audio (see docs/pipelines.md)", name: "no-echo-cancel", kind: .flag,
+                     help: ["turn echo cancellation off (webrtcdsp's noise suppression and gain control stay)"],
+                     apply: { c, v in c.answerer.media.voice.echoCancel = !(try bool(v, "--no-echo-cancel")) },
+                     show: { String(!$0.answerer.media.voice.echoCancel) }),
+        AnswerOption(section: "Audio (see docs/pipelines.md)", name: "echo-suppression", kind: .value("low|moderate|high"),
+                     help: ["how hard residual echo is suppressed; higher cuts more of your voice while",
+                            "both talk (default low)"],
+                     apply: { c, v in
+                         c.answerer.media.voice.echoSuppression = try ArgumentReader.choice(v, for: "--echo-suppression", VoiceProcessing.echoSuppressionLevels)
+                     }, show: { $0.answerer.media.voice.echoSuppression }),
+        AnswerOption(section: "Audio (see docs/pipelines.md)", name: "noise-suppression", kind: .value("off|low|moderate|high|very-high"),
+                     help: ["noise suppression on the microphone (default moderate)"],
+                     apply: { c, v in
+                         c.answerer.media.voice.noiseSuppression = try ArgumentReader.choice(v, for: "--noise-suppression", VoiceProcessing.noiseSuppressionLevels)
+                     }, show: { $0.answerer.media.voice.noiseSuppression }),
+        AnswerOption(section: "Audio (see docs/pipelines.md)", name: "no-gain-control", kind: .flag,
+                     help: ["turn the microphone's automatic gain control off"],
+                     apply: { c, v in c.answerer.media.voice.gainControl = !(try bool(v, "--no-gain-control")) },
+                     show: { String(!$0.answerer.media.voice.gainControl) }),
+        AnswerOption(section: "Audio (see docs/pipelines.md)", name: "mic-gain", kind: .value("DB"),
+                     help: ["microphone gain after processing, -40 to +20 dB (default 0)"],
+                     apply: { c, v in
+                         c.answerer.media.voice.microphoneGainDB = try ArgumentReader.number(v, for: "--mic-gain", minimum: -40, maximum: 20)
+                     }, show: { number($0.answerer.media.voice.microphoneGainDB) }),
+        AnswerOption(section: "Audio (see docs/pipelines.md)", name: "speaker-volume", kind: .value("PERCENT"),
+                     help: ["volume of everything played (ringtone, sounds, the door), 0 to 400 (default 100)"],
+                     apply: { c, v in c.answerer.speakerVolume = try ArgumentReader.number(v, for: "--speaker-volume", minimum: 0, maximum: 400) / 100 },
+                     show: { number($0.answerer.speakerVolume * 100) }),
     ]
 
     static let recording: [AnswerOption] = [

@@ -27,7 +27,10 @@ enum Doctor {
         var media: MediaConfiguration?
         do {
             media = try loadMedia(commandLine)
-            report(Line(ok: true, text: "pipeline \(media!.pipeline?.path ?? "?") builds"))
+            let pipeline = try media!.resolvedPipeline()
+            let factories = try pipeline.elementFactories(media!.userPlaceholderValues)
+            let named = factories.map { name in PipelineDescription.package(forElement: name).map { "\(name) (\($0))" } ?? name }
+            report(Line(ok: true, text: "pipeline \(pipeline.path) builds: " + named.joined(separator: ", ")))
         } catch {
             report(Line(ok: false, text: "the pipeline does not build: \(error)",
                         fix: "install the package named, or correct the option or the .pipeline file"))

@@ -15,6 +15,8 @@ struct BenchOptions {
     var record = false
     var idleSeconds: Double = 60
     var scaleMax = 4
+    /// Seconds of each audio measurement call; 0 skips the audio section.
+    var audioSeconds: Double = 8
     var json = false
     var help = false
     /// `--network`: only the network section and the set-up breakdown.
@@ -53,6 +55,8 @@ struct BenchOptions {
                             every figure of docs/benchmarks.md's network and set-up sections
       --network-latency MS  jitterbuffer latencies for the network section, repeatable
                             (default 20 and 100: the default and the lossy-link advice)
+      --audio S             audio section: mouth-to-ear both ways, A/V offset, DSP cost and
+                            echo cancellation, S seconds per call; 0 skips (default 8)
       --json                print JSON instead of tables
       --help                show this help
 
@@ -90,6 +94,7 @@ struct BenchOptions {
             case "--record": options.record = true
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
+            case "--audio": options.audioSeconds = try reader.number(for: option)
             case "--json": options.json = true
             case "--network": options.network = true
             case "--network-latency":

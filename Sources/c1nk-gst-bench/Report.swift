@@ -11,6 +11,7 @@ struct BenchReport: Codable {
     var idle: IdleFigures?
     var scale: ScaleFigures?
     var network: NetworkFigures?
+    var audio: AudioFigures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -72,6 +73,7 @@ struct BenchReport: Codable {
             lines.append(String(format: "  → %d call(s) at once without dropping frames; %.1f %% of a core per extra call",
                                 scale.maximumCalls, scale.cpuPerExtraCall))
         }
+        if let audio { lines += audio.tableLines() }
         return lines.joined(separator: "\n")
     }
 

@@ -49,6 +49,10 @@ do {
         progress("record-only calls at once, up to \(options.scaleMax)…")
         report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration).run()
     }
+    if options.audioSeconds > 0 {
+        progress("audio: mouth-to-ear, A/V, DSP cost, echo loop…")
+        report.audio = try AudioBenchmark(seconds: options.audioSeconds).run()
+    }
 } catch {
     fputs("c1nk-gst-bench: \(error)\n", stderr)
     exit(1)

@@ -24,9 +24,9 @@ final class AnswerCommandTests: XCTestCase {
             }
             process.executableURL = binary
             process.arguments = arguments
-            if !environment.isEmpty {
-                process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-            }
+            // No config file of this machine or user changes what a test runs.
+            let hermetic = ["C1NK_SYSTEM_CONFIG": "/nonexistent/answer.conf", "XDG_CONFIG_HOME": directory]
+            process.environment = ProcessInfo.processInfo.environment.merging(hermetic) { $1 }.merging(environment) { $1 }
             FileManager.default.createFile(atPath: stdoutPath, contents: nil)
             if stderrPath == nil { FileManager.default.createFile(atPath: self.stderrPath, contents: nil) }
             process.standardOutput = FileHandle(forWritingAtPath: stdoutPath)

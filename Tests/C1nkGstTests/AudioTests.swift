@@ -143,3 +143,38 @@ final class AudioTests: XCTestCase {
         XCTAssertEqual(call.failures, [])
     }
 }
+
+/// The audio options of `c1nk-gst-answer`, as a user gives them.
+final class AudioOptionTests: XCTestCase {
+    func testAudioOptionsAreReadAndBadValuesRefused() throws {
+        func run(_ arguments: [String]) throws -> (status: Int32?, out: String, err: String) {
+            let environment = ["XDG_CONFIG_HOME": NSTemporaryDirectory() + "c1nk-audio-options-\(getpid())",
+                               "C1NK_SYSTEM_CONFIG": "/nonexistent/answer.conf"]
+            let command = try AnswerCommandTests.Command("c1nk-gst-answer", arguments, environment: environment)
+            let status = command.wait(timeout: 20)
+            return (status, command.stdout, command.stderr)
+        }
+        let good = try run(["--print-config", "--no-echo-cancel", "--echo-suppression", "high", "--noise-suppression", "off",
+                                   "--no-gain-control", "--mic-gain", "6", "--speaker-volume", "50"])
+        XCTAssertEqual(good.status, 0, good.err)
+        for expected in ["no-echo-cancel", "echo-suppression", "noise-suppression", "no-gain-control", "mic-gain", "speaker-volume"] {
+            XCTAssertTrue(good.out.contains(expected), "\(expected) in \(good.out)")
+        }
+        let lines = good.out.split(separator: "\n").map(String.init)
+        func value(_ key: String) -> String {
+            lines.first { $0.hasPrefix(key + " ") }.map { $0.components(separatedBy: "= ").last ?? "" } ?? ""
+        }
+        XCTAssertEqual(value("echo-suppression"), "high")
+        XCTAssertEqual(value("noise-suppression"), "off")
+        XCTAssertEqual(value("mic-gain"), "6")
+        XCTAssertEqual(value("speaker-volume"), "50")
+        XCTAssertEqual(value("no-echo-cancel"), "true")
+        for (option, value, message) in [("--mic-gain", "40", "--mic-gain takes a number from -40 to 20, not '40'"),
+                                         ("--speaker-volume", "-1", "--speaker-volume takes a number from 0 to 400, not '-1'"),
+                                         ("--echo-suppression", "max", "--echo-suppression")] {
+            let bad = try run([option, value])
+            XCTAssertEqual(bad.status, 2, bad.err)
+            XCTAssertTrue(bad.err.contains(message), bad.err)
+        }
+    }
+}

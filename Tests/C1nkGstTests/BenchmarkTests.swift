@@ -7,7 +7,7 @@ import XCTest
 final class BenchmarkTests: XCTestCase {
     func testBenchmarkProducesEveryFigure() throws {
         let command = try AnswerCommandTests.Command("c1nk-gst-bench", [
-            "--duration", "3", "--codec", "vp8", "--resolution", "640x480", "--idle", "1", "--scale-max", "1", "--json"])
+            "--duration", "3", "--codec", "vp8", "--resolution", "640x480", "--idle", "1", "--scale-max", "1", "--audio", "3", "--json"])
         XCTAssertEqual(command.wait(timeout: 120), 0, command.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any], command.stdout)
         let call = try XCTUnwrap((report["calls"] as? [[String: Any]])?.first)
@@ -35,5 +35,15 @@ final class BenchmarkTests: XCTestCase {
         let steps = try XCTUnwrap(scale["steps"] as? [[String: Any]])
         XCTAssertEqual(steps.count, 1)
         XCTAssertGreaterThan((steps[0]["worstFrameRatio"] as? NSNumber)?.doubleValue ?? 0, 0, "frames were recorded")
+        let audio = try XCTUnwrap(report["audio"] as? [String: Any], "the audio section")
+        for key in ["downlinkMs", "uplinkMs", "uplinkWithoutDSPMs"] {
+            let figures = stats(audio, key)
+            XCTAssertGreaterThan(figures["count"] ?? 0, 2, "\(key): tone bursts matched")
+            XCTAssertGreaterThan(figures["p50"] ?? 0, 0, key)
+        }
+        for key in ["erleDB", "doubleTalkKeptPercent", "dspCPUPercent", "videoGlassToGlassMs"] {
+            XCTAssertNotNil(audio[key] as? NSNumber, key)
+        }
+        XCTAssertGreaterThan((audio["erleDB"] as? NSNumber)?.doubleValue ?? 0, 10, "echo cancelled")
     }
 }

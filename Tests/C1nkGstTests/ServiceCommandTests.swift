@@ -102,7 +102,7 @@ final class ServiceCommandTests: XCTestCase {
                                   environment: Self.environment(directory))
         XCTAssertEqual(command.wait(timeout: 30), 0, command.stdout + command.stderr)
         let out = command.stdout
-        for line in ["✔ element webrtcbin (WebRTC)", "✔ pipeline ", "✔ video sink 'fakesink' opens", "✔ speaker 'fakesink' opens",
+        for line in ["✔ element webrtcbin (WebRTC)", "✔ pipeline ", "identity (libgstreamer1.0-0)", "volume (gstreamer1.0-plugins-base)", "✔ video sink 'fakesink' opens", "✔ speaker 'fakesink' opens",
                      "✔ microphone 'audiotestsrc is-live=true' opens", "✔ device id file \(directory)/id will be created",
                      "✔ recording folder \(directory) is writable", "✔ server \(server.url) is reachable", "a call can work on this machine"] {
             XCTAssertTrue(out.contains(line), "doctor says \(line):\n\(out)")
@@ -124,5 +124,71 @@ final class ServiceCommandTests: XCTestCase {
         XCTAssertTrue(out.contains("✘ device id file \(id) is readable by others (mode 644)\n    fix: chmod 600 \(id)"), out)
         XCTAssertTrue(out.contains("✘ server ws://127.0.0.1:1/ws is not reachable"), out)
         XCTAssertTrue(out.contains("2 problems to fix before a call can work"), out)
+    }
+
+    /// wss://: an untrusted certificate is a ✘ with the fix; with --trust-ca it is ✔.
+    func testDoctorChecksTheServersCertificate() throws {
+        var options = SignalServer.Options()
+        let directory = temporaryDirectory()
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-keyout", directory + "/key.pem",
+                             "-out", directory + "/cert.pem", "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        guard (try? openssl.run()) != nil else { throw XCTSkip("openssl is not installed") }
+        openssl.waitUntilExit()
+        options.tlsCertificate = (directory + "/cert.pem", directory + "/key.pem")
+        let server = try SignalServer(options)
+        let base = ["doctor", "--server", server.url, "--device-id-file", directory + "/id", "--pipeline", "record",
+                    "--record", directory + "/{callId}.mkv", "--min-free-gb", "0", "--stun", "none"]
+        let untrusted = try Command("c1nk-gst-answer", base, environment: Self.environment(directory))
+        XCTAssertEqual(untrusted.wait(timeout: 30), 1, untrusted.stdout)
+        XCTAssertTrue(untrusted.stdout.contains("✘ server \(server.url) is not reachable"), untrusted.stdout)
+        XCTAssertTrue(untrusted.stdout.contains("fix: check the clock, the server's certificate, or --trust-ca"), untrusted.stdout)
+        let trusted = try Command("c1nk-gst-answer", base + ["--trust-ca", options.tlsCertificate!.certificate], environment: Self.environment(directory))
+        XCTAssertEqual(trusted.wait(timeout: 30), 0, trusted.stdout)
+        XCTAssertTrue(trusted.stdout.contains("✔ server \(server.url) is reachable and its TLS certificate is valid"), trusted.stdout)
+    }
+
+    /// A STUN server that answers is ✔; one that does not is an advisory ✘ (a LAN call still works).
+    func testDoctorAsksTheStunServer() throws {
+        guard access("/usr/bin/turnserver", X_OK) == 0 else { throw XCTSkip("coturn is not installed") }
+        // A UDP port the system chose, handed to coturn.
+        let probe = socket(AF_INET, Int32(SOCK_DGRAM.rawValue), 0)
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(probe, $0, length) } }
+        _ = withUnsafeMutablePointer(to: &address) { $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(probe, $0, &length) } }
+        let port = Int(UInt16(bigEndian: address.sin_port))
+        close(probe)
+        let directory = temporaryDirectory()
+        let stun = Process()
+        stun.executableURL = URL(fileURLWithPath: "/usr/bin/turnserver")
+        stun.arguments = ["--stun-only", "--listening-ip", "127.0.0.1", "--listening-port", "\(port)", "--no-cli", "--no-tls", "--no-dtls",
+                          "--no-stdout-log", "--log-file", directory + "/turn.log", "--pidfile", directory + "/turn.pid", "--userdb", directory + "/turn.db"]
+        stun.standardOutput = FileHandle.nullDevice
+        stun.standardError = FileHandle.nullDevice
+        try stun.run()
+        defer { stun.terminate(); stun.waitUntilExit() }
+        let server = try SignalServer()
+        var answered = false
+        for _ in 0..<10 where !answered {
+            let command = try Command("c1nk-gst-answer", ["doctor", "--server", server.url, "--device-id-file", directory + "/id",
+                                                          "--pipeline", "record", "--record", directory + "/{callId}.mkv", "--min-free-gb", "0",
+                                                          "--stun", "stun:127.0.0.1:\(port)"], environment: Self.environment(directory))
+            XCTAssertEqual(command.wait(timeout: 30), 0, command.stdout)
+            answered = command.stdout.contains("✔ STUN stun:127.0.0.1:\(port) answered in")
+            if !answered { MainContext.spin(0.3) } // coturn may still be starting
+        }
+        XCTAssertTrue(answered, "coturn answered the binding request")
+        stun.terminate()
+        stun.waitUntilExit()
+        let silent = try Command("c1nk-gst-answer", ["doctor", "--server", server.url, "--device-id-file", directory + "/id",
+                                                     "--pipeline", "record", "--record", directory + "/{callId}.mkv", "--min-free-gb", "0",
+                                                     "--stun", "stun:127.0.0.1:\(port)"], environment: Self.environment(directory))
+        XCTAssertEqual(silent.wait(timeout: 30), 0, "STUN is advisory: \(silent.stdout)")
+        XCTAssertTrue(silent.stdout.contains("✘ STUN stun:127.0.0.1:\(port) did not answer within 2 s"), silent.stdout)
     }
 }

@@ -17,6 +17,17 @@ final class ServiceConfigTests: XCTestCase {
         return (status, command.stdout, command.stderr)
     }
 
+    /// The value of `key` in `--print-config` output (nil when unset or absent).
+    static func setting(_ key: String, in output: String) -> String? {
+        for line in output.split(separator: "\n") where !line.hasPrefix("#") {
+            let parts = line.split(separator: "=", maxSplits: 1)
+            if parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == key {
+                return parts[1].trimmingCharacters(in: .whitespaces)
+            }
+        }
+        return nil
+    }
+
     func write(_ text: String, to path: String) {
         try? FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
         FileManager.default.createFile(atPath: path, contents: Data(text.utf8))
@@ -99,7 +110,7 @@ final class ServiceConfigTests: XCTestCase {
         write(result.out, to: printed)
         let again = try run(["--config", printed, "--print-config"])
         XCTAssertEqual(again.status, 0, again.err)
-        XCTAssertTrue(again.out.contains("hangup-after     = 5\n"), again.out)
+        XCTAssertEqual(Self.setting("hangup-after", in: again.out), "5", again.out)
     }
 
     func testSystemFileThenUserFileThenExplicitFile() throws {
@@ -108,13 +119,13 @@ final class ServiceConfigTests: XCTestCase {
         let home = temporaryDirectory()
         write("[answer]\nlatency = 200\n", to: home + "/c1nk/answer.conf")
         let both = try run(["--print-config"], environment: ["XDG_CONFIG_HOME": home, "C1NK_SYSTEM_CONFIG": system])
-        XCTAssertTrue(both.out.contains("bundle-id        = system"), both.out)
-        XCTAssertTrue(both.out.contains("latency          = 200"), "the user's file is read after the system's: \(both.out)")
+        XCTAssertEqual(Self.setting("bundle-id", in: both.out), "system", both.out)
+        XCTAssertEqual(Self.setting("latency", in: both.out), "200", "the user's file is read after the system's: \(both.out)")
         let explicit = temporaryDirectory() + "/mine.conf"
         write("[answer]\nlatency = 300\n", to: explicit)
         let only = try run(["--config", explicit, "--print-config"], environment: ["XDG_CONFIG_HOME": home, "C1NK_SYSTEM_CONFIG": system])
-        XCTAssertTrue(only.out.contains("latency          = 300"), only.out)
-        XCTAssertTrue(only.out.contains("bundle-id        = eu.c1nk.app"), "--config replaces the other files: \(only.out)")
+        XCTAssertEqual(Self.setting("latency", in: only.out), "300", only.out)
+        XCTAssertEqual(Self.setting("bundle-id", in: only.out), "eu.c1nk.app", "--config replaces the other files: \(only.out)")
     }
 
     func testBadConfigFilesNameTheirLineAndExitTwo() throws {
@@ -182,5 +193,20 @@ final class ServiceConfigTests: XCTestCase {
                                   environment: ["JOURNAL_STREAM": "\(info.st_dev):\(info.st_ino)"], stderrPath: stderrPath)
         XCTAssertEqual(journal.wait(), 2)
         XCTAssertTrue(journal.stderr.hasPrefix("<3>c1nk-gst-answer: --hangup-after"), journal.stderr)
+    }
+
+    /// The example config that scripts/install ships names every key, commented, and parses as it is.
+    func testTheExampleConfigNamesEveryKey() throws {
+        let example = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("systemd/answer.conf.example").path
+        let text = try String(contentsOfFile: example, encoding: .utf8)
+        let printed = try run(["--config", example, "--print-config"])
+        XCTAssertEqual(printed.status, 0, printed.err)
+        let keys = printed.out.split(separator: "\n").compactMap { line -> String? in
+            guard line.hasPrefix("# "), let colon = line.firstIndex(of: ":"), !line.contains(" = ") else { return nil }
+            return String(line[line.index(line.startIndex, offsetBy: 2)..<colon])
+        }.filter { !$0.contains(" ") }
+        XCTAssertGreaterThan(keys.count, 20)
+        for key in keys { XCTAssertTrue(text.contains("\n# \(key) = "), "answer.conf.example shows \(key)") }
     }
 }

@@ -60,6 +60,8 @@ public final class Answerer {
     public private(set) var isFinished = false
     public var currentCallId: String? { machine.call?.callId }
     public var currentSession: AnswerSession? { session }
+    /// The call's timers running now (diagnostics and tests).
+    public var runningTimers: Set<CallMachine.Timer> { Set(machineTimers.keys) }
     /// The process's one speaker: ringtone, sounds (`speaker?.play(.click)`)
     /// and every call's audio. Nil only if `--audio-sink` cannot be built.
     public let speaker: SpeakerOutput?

@@ -7,8 +7,10 @@ import Glibc
 public final class EventLog {
     private let fd: Int32
     private let ownsDescriptor: Bool
-    /// Events written so far, in order (for the demo summary and tests).
+    /// The latest events written, in order (for the demo summary and tests):
+    /// at most `memoryLimit`, so that a process answering for months does not grow.
     public private(set) var written: [[String: Any]] = []
+    public static let memoryLimit = 1000
     /// Called with each event as it is written (the command's status lines).
     public var onEvent: ((_ name: String, _ fields: [String: Any]) -> Void)?
 
@@ -38,6 +40,7 @@ public final class EventLog {
         object["t"] = MainContext.unixMilliseconds()
         if let callId { object["callId"] = callId }
         written.append(object)
+        if written.count > 2 * Self.memoryLimit { written.removeFirst(written.count - Self.memoryLimit) }
         onEvent?(event, object)
         guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(UInt8(ascii: "\n"))

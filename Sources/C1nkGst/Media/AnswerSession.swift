@@ -204,6 +204,12 @@ public final class AnswerSession {
 
     private var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self) }
     static let speakerFeedName = "c1nk-speaker-feed"
+    /// Measurement: onsets of tone bursts at the src pad of the element
+    /// `name` (e.g. an `identity` after a test microphone), as captured.
+    public func onsetProbe(at name: String) -> AudioOnsetProbe? {
+        AudioOnsetProbe.attach(to: name, in: pipeline, timing: .capture)
+    }
+
     /// The call's pipeline, for tests that inspect its elements.
     var pipelineForTests: UnsafeMutablePointer<GstElement> { pipeline }
 
@@ -678,6 +684,7 @@ public final class AnswerSession {
             // The door's video and audio branches link once media flows and
             // change the pipeline's latency; sinks must be told, as gst-launch does.
             gst_bin_recalculate_latency(bin)
+            speaker.recalculateLatency()
         default:
             break
         }
@@ -713,6 +720,13 @@ public final class AnswerSession {
 final class PadTable: @unchecked Sendable {
     private let lock = NSLock()
     private var pads: [String: UnsafeMutablePointer<GstPad>] = [:]
+
+    init() {
+        // Publishes the empty table through the lock: the streaming thread
+        // reaches this object through GLib, whose locks ThreadSanitizer cannot see.
+        lock.lock()
+        lock.unlock()
+    }
 
     func set(_ media: String, _ pad: UnsafeMutablePointer<GstPad>?) {
         lock.lock()

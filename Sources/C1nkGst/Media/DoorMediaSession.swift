@@ -249,6 +249,15 @@ public final class DoorMediaSession {
         }
     }
 
+    /// Measurement: onsets of tone bursts leaving the element `name` of the
+    /// door's voice (as captured), or arriving at what the door hears
+    /// (`heard-level`, played as it arrives).
+    public func onsetProbe(at name: String) -> AudioOnsetProbe? {
+        name == "heard-level"
+            ? AudioOnsetProbe.attach(to: name, in: pipeline, pad: "sink", timing: .arrival)
+            : AudioOnsetProbe.attach(to: name, in: pipeline, timing: .capture)
+    }
+
     public func applyAnswer(_ sdp: String) {
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_ANSWER, sdp: sdp) { [weak self] error in
             if let error { self?.onFailure?("the answer was refused: \(error)") }

@@ -92,12 +92,30 @@ public final class SpeakerOutput {
         }
     }
 
+    /// The speaker pipeline's latency (its inputs' latency, the calls'
+    /// jitterbuffers included), in milliseconds.
+    public var latencyMilliseconds: Double {
+        AudioOnsetProbe.latency(of: pipeline).map { Double($0) / 1e6 } ?? 0
+    }
+
+    /// Asks every input again for its latency (a call's changes as its
+    /// branches link).
+    func recalculateLatency() {
+        gst_bin_recalculate_latency(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self))
+    }
+
     /// Whether the sink is open and playing.
     public var isPlaying: Bool { problem == nil }
 
     /// Loudest level sent to the sink between two times (monotonic seconds).
     public func loudest(since start: Double, until end: Double = .infinity) -> Double {
         levels.filter { $0.time >= start && $0.time <= end }.map(\.level).max() ?? -.infinity
+    }
+
+    /// Measurement: the onsets of tone bursts as the sink plays them (at the
+    /// echo probe, the last element before the sink's conversion).
+    public func onsetProbe(timing: AudioOnsetProbe.Timing = .playback) -> AudioOnsetProbe? {
+        AudioOnsetProbe.attach(to: probeName, in: pipeline, timing: timing)
     }
 
     // MARK: - Sounds and the ringtone
@@ -249,6 +267,8 @@ public final class SpeakerOutput {
                 levels.append((now, level))
                 if let first = levels.first, now - first.time > 30 { levels.removeFirst(levels.count / 4) }
             }
+        case GST_MESSAGE_LATENCY:
+            recalculateLatency()
         case GST_MESSAGE_ERROR:
             // A sound or ringtone that fails is dropped; a failing sink or
             // mixer silences the speaker until the next call tries again.
