@@ -128,12 +128,11 @@ extension AnswerOption {
                          }
                          c.answerer.media.ice.localAddresses.append(v)
                      }, show: { $0.answerer.media.ice.localAddresses.joined(separator: ";") }),
-        AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "ice-transport", kind: .value("all|relay"),
-                     help: ["relay: connect only through a --turn server (default all;",
-                            "webrtcbin's ice-transport-policy)"],
+        AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "ice-transport-policy", kind: .value("all|relay"),
+                     help: ["relay: connect only through a --turn server (default all)"],
                      apply: { c, v in
                          guard let policy = IceConfiguration.TransportPolicy(rawValue: v) else {
-                             throw ArgumentReader.UsageError("--ice-transport takes all or relay, not '\(v)'")
+                             throw ArgumentReader.UsageError("--ice-transport-policy takes all or relay, not '\(v)'")
                          }
                          c.answerer.media.ice.transportPolicy = policy
                      }, show: { $0.answerer.media.ice.transportPolicy.rawValue }),

@@ -66,7 +66,7 @@ public struct MediaConfiguration: Equatable, Sendable {
     public func validated() throws -> MediaConfiguration {
         var result = self
         if ice.transportPolicy == .relay && ice.turnServers.isEmpty {
-            throw MediaError.badConfiguration("--ice-transport relay connects only through a TURN server: give --turn turn://user:pass@host:port")
+            throw MediaError.badConfiguration("--ice-transport-policy relay connects only through a TURN server: give --turn turn://user:pass@host:port")
         }
         let pipeline = try resolvedPipeline()
         result.pipeline = pipeline
