@@ -15,9 +15,10 @@ let package = Package(
         // for what Swift cannot call (macros, casts, variadic functions).
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 libsoup-3.0",
+            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 gstreamer-controller-1.0 libsoup-3.0 pangocairo gdk-pixbuf-2.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
-                              "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev"])]
+                              "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev",
+                              "libpango1.0-dev", "libcairo2-dev", "libgdk-pixbuf-2.0-dev"])]
         ),
         // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
         .target(

@@ -17,6 +17,13 @@
 #include <gst/video/video.h>
 #include <gst/webrtc/webrtc.h>
 #include <libsoup/soup.h>
+#include <gst/controller/controller.h>
+#include <gst/video/navigation.h>
+#include <cairo.h>
+#include <pango/pangocairo.h>
+#include <gdk-pixbuf/gdk-pixbuf.h>
+#include <linux/input.h>
+#include <sys/ioctl.h>
 
 /* ---- GObject signals: g_signal_connect is a macro, emission is variadic ---- */
 
@@ -117,6 +124,19 @@ static inline GstBuffer *c1nk_probe_writable_buffer(GstPadProbeInfo *info) {
 
 static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
   return gst_buffer_get_video_meta(buffer);
+}
+
+/* ---- The wall display: Pango's scale is a macro ---- */
+
+static inline int c1nk_pango_scale(void) { return PANGO_SCALE; }
+
+/* EVIOCGABS is a macro: the range of an absolute axis of an input device. */
+static inline int c1nk_evdev_abs_range(int fd, unsigned axis, int *minimum, int *maximum) {
+  struct input_absinfo info;
+  if (ioctl(fd, EVIOCGABS(axis), &info) < 0) return -1;
+  *minimum = info.minimum;
+  *maximum = info.maximum;
+  return 0;
 }
 
 /* ---- Branch guard: a failing side branch (the recording) must not stop the call ----

@@ -19,6 +19,14 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: \(problem)\n", priority: .error)
             return 1
         }
+        let screens: DisplaySetup
+        do {
+            screens = try DisplaySetup(commandLine, media: &options.media)
+        } catch {
+            stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
+            return 1
+        }
+        defer { screens.stop() }
         var retention: RecordingRetention?
         if let target = options.media.recording {
             do {
@@ -80,6 +88,7 @@ enum AnswerCommand {
         installRetention(retention)
         options.beforeRecording = { retention?.prepareForRecording() }
         let answerer = Answerer(client: client, options: options, events: events)
+        screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
 
         var stopping = false
@@ -100,6 +109,8 @@ enum AnswerCommand {
             var newOptions = fresh.answerer
             newOptions.exitAfterCalls = answerer.options.exitAfterCalls
             newOptions.media.ice = answerer.options.media.ice
+            // The display pipeline lives as long as the process: calls keep sending it their video.
+            if let display = screens.display { newOptions.media.videoSink = display.pipeline.callSink }
             newOptions.beforeRecording = answerer.options.beforeRecording
             if let target = newOptions.media.recording {
                 retention = try? RecordingRetention(policy: fresh.retention, template: target.template)

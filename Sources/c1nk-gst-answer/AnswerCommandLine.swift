@@ -28,6 +28,13 @@ struct AnswerCommandLine {
     var printConfig = false
     /// Media options the user set, which the pipeline must have a place for.
     var givenPlaceholders: [String: String] = [:]
+    /// The wall display: `--screens on|off|auto` (auto: on unless the sink is fakesink).
+    var screens = "auto"
+    var display = WallDisplay.Options()
+    /// `--input`: Linux input devices (or recorded streams) for keys and touch.
+    var inputs: [String] = []
+    /// `--history`: print the ring history and exit.
+    var printHistory = false
     /// Where each setting came from: "command line" or "FILE:LINE" (absent: the default).
     var sources: [String: String] = [:]
     /// The config files read, in order.

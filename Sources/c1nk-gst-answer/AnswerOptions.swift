@@ -9,7 +9,7 @@ extension AnswerOption {
     /// timers, and no doorbell call needs it.)
     static let maximumSeconds = 86_400.0
 
-    static let all: [AnswerOption] = signaling + answering + media + audio + recording + output + service + commandLine
+    static let all: [AnswerOption] = signaling + answering + media + audio + recording + display + output + service + commandLine
 
     static let signaling: [AnswerOption] = [
         AnswerOption(section: "Signaling", name: "server", kind: .value("URL"),
@@ -182,6 +182,45 @@ extension AnswerOption {
                      help: ["start no recording while the folder's disk has less than N GB free (default 1)"],
                      apply: { c, v in c.retention.minimumFreeGigabytes = try ArgumentReader.number(v, for: "--min-free-gb", maximum: 1_000_000) },
                      show: { number($0.retention.minimumFreeGigabytes) }),
+    ]
+
+    static let display: [AnswerOption] = [
+        AnswerOption(section: "Wall display (the C1nk screens around the door's video; never with --pipeline record or audio)",
+                     name: "screens", kind: .value("on|off|auto"),
+                     help: ["draw the screens (auto, the default: on unless --sink is fakesink)"],
+                     apply: { c, v in c.screens = try ArgumentReader.choice(v, for: "--screens", ["on", "off", "auto"]) },
+                     show: { $0.screens }),
+        AnswerOption(section: "Wall display (the C1nk screens around the door's video; never with --pipeline record or audio)",
+                     name: "display-size", kind: .value("WxH"),
+                     help: ["the screen's size in pixels (default 1280x800)"],
+                     apply: { c, v in
+                         let parts = v.lowercased().split(separator: "x").compactMap { Int($0) }
+                         guard parts.count == 2, parts[0] >= 64, parts[1] >= 64, parts[0] <= 8192, parts[1] <= 8192 else {
+                             throw ArgumentReader.UsageError("--display-size takes WIDTHxHEIGHT in pixels such as 1280x800 or 800x480, not '\(v)'")
+                         }
+                         (c.display.width, c.display.height) = (parts[0], parts[1])
+                     }, show: { "\($0.display.width)x\($0.display.height)" }),
+        AnswerOption(section: "Wall display (the C1nk screens around the door's video; never with --pipeline record or audio)",
+                     name: "building", kind: .value("TEXT"),
+                     help: ["the home screen's header (default \"BYTOVÝ DOM\")"],
+                     apply: { c, v in c.display.building = try nonEmpty(v, "--building", what: "a name such as \"Bytový dom · Hlavná 25\"") },
+                     show: { $0.display.building }),
+        AnswerOption(section: "Wall display (the C1nk screens around the door's video; never with --pipeline record or audio)",
+                     name: "reduce-motion", kind: .flag,
+                     help: ["a static circle instead of the ringing pulse"],
+                     apply: { c, v in c.display.reduceMotion = try bool(v, "--reduce-motion") },
+                     show: { String($0.display.reduceMotion) }),
+        AnswerOption(section: "Wall display (the C1nk screens around the door's video; never with --pipeline record or audio)",
+                     name: "input", kind: .list("PATH|auto"),
+                     help: ["keys and touch from a Linux input device (/dev/input/eventN), repeatable;",
+                            "auto: every readable keyboard and touchscreen (needs the input group);",
+                            "keys: Enter/a accept, Esc/r reject, o open, h hang up, m mute"],
+                     apply: { c, v in c.inputs.append(try nonEmpty(v, "--input", what: "a device such as /dev/input/event3, or auto")) },
+                     show: { $0.inputs.joined(separator: ";") }),
+        AnswerOption(section: "Wall display (the C1nk screens around the door's video; never with --pipeline record or audio)",
+                     name: "history", kind: .flag, scope: .commandLineOnly,
+                     help: ["print the ring history ($XDG_STATE_HOME/c1nk/history.jsonl) and exit"],
+                     apply: { c, v in c.printHistory = try bool(v, "--history") }),
     ]
 
     static let output: [AnswerOption] = [

@@ -25,6 +25,8 @@ enum Demo {
         print("c1nk-gst demo: video sink \"\(options.media.videoSink)\"\(hasDisplay ? "" : " (no display found)"), audio sink \"\(options.media.audioSink)\"")
         do {
             options.media = try loadMedia(commandLine, media: options.media)
+            let screens = try DisplaySetup(commandLine, media: &options.media)
+            defer { screens.stop() }
             let server = try SignalServer()
             var doorOptions = SimulatedDoor.Options(serverURL: server.url)
             doorOptions.media.ice = .loopback
@@ -37,6 +39,7 @@ enum Demo {
             let events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let client = try SignalClient(SignalClient.Configuration(url: server.url, deviceId: "demo-resident"))
             let answerer = Answerer(client: client, options: options, events: events)
+            screens.connect(answerer, events: events)
             answerer.start()
             guard MainContext.run(timeout: 5, until: { !server.connectedAppIds.isEmpty }) else {
                 print("c1nk-gst demo: the answerer did not connect to the local server")
@@ -45,6 +48,8 @@ enum Demo {
             print("c1nk-gst demo: local server \(server.url); ringing the door \"\(doorOptions.media.doorName)\"…")
             door.ring()
             let finished = MainContext.run(timeout: 30) { answerer.isFinished }
+            // Leave the end screen up for a moment.
+            if screens.display != nil { MainContext.spin(2) }
             answerer.shutdown()
             door.stop()
             server.stop()

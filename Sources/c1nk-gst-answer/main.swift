@@ -13,6 +13,10 @@ if commandLine.help {
     print(AnswerCommandLine.usage)
     exit(0)
 }
+if commandLine.printHistory {
+    print(RingHistory(warn: { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }).text(), terminator: "")
+    exit(0)
+}
 if commandLine.printConfig {
     print(commandLine.printedConfig)
     exit(0)

@@ -13,6 +13,8 @@ struct BenchOptions {
     /// `--pipeline` for the answerer (a name or a file).
     var pipeline: String?
     var record = false
+    /// `--screens WxH`: the answerer draws the wall display at this size.
+    var screens: String?
     var idleSeconds: Double = 60
     var scaleMax = 4
     /// Seconds of each audio measurement call; 0 skips the audio section.
@@ -44,6 +46,8 @@ struct BenchOptions {
                             which counts late frames as a video sink does; add sync=true for
                             timestamp-paced display)
       --record              record each call (display-record pipeline, a file in a temporary folder)
+      --screens WxH         the answerer draws the wall display at this size around every call and
+                            while idle (compare with a run without it for the UI's cost)
       --jitter MS           the door delays each frame by a random 0…MS ms (a jittery link)
       --pipeline NAME|FILE  the answerer's pipeline (default display)
       --idle S              seconds to watch an idle answerer; 0 skips (default 60)
@@ -92,6 +96,11 @@ struct BenchOptions {
             case "--jitter": options.jitter = try reader.integer(for: option)
             case "--pipeline": options.pipeline = try reader.value(for: option)
             case "--record": options.record = true
+            case "--screens":
+                let value = try reader.value(for: option)
+                let parts = value.split(separator: "x").compactMap { Int($0) }
+                guard parts.count == 2 else { throw ArgumentReader.UsageError("--screens takes WIDTHxHEIGHT such as 1280x800, not '\(value)'") }
+                options.screens = value
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
             case "--audio": options.audioSeconds = try reader.number(for: option)
@@ -138,5 +147,12 @@ struct BenchCase {
         media.jitterMilliseconds = jitter
         media.ice = .loopback
         return media
+    }
+}
+
+extension BenchOptions {
+    /// The answerer's options for the wall display, when benchmarked.
+    var screenArguments: [String] {
+        screens.map { ["--screens", "on", "--display-size", $0] } ?? []
     }
 }

@@ -14,6 +14,8 @@ struct CallFigures: Codable {
     var ringToMediaConnectedMs: Double?
     var acceptToAudioMs: Double?
     var cpuPercent: Double
+    /// Of which the wall display's threads (with --screens).
+    var displayCPUPercent: Double?
     var peakRSSMB: Double
     var framesDecoded: Int
     var framesExpected: Int
@@ -63,7 +65,7 @@ struct CallBenchmark {
             "--latency", String(latency ?? options.latency), "--measure", "--events", eventsPath,
             "--device-id-file", directory + "/device-id",
         ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
-          + (options.record ? ["--record", directory + "/call.mkv"] : []))
+          + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments)
         let monitor = ProcessMonitor(pid: answerer.processIdentifier)
         guard MainContext.run(timeout: 10, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             answerer.terminate()
@@ -111,6 +113,7 @@ struct CallBenchmark {
             ringToMediaConnectedMs: pair(ringAt, events.time("media-connected")).map { ($1 - $0) * 1000 },
             acceptToAudioMs: acceptToAudio,
             cpuPercent: monitor.cpuPercent(since: mediaStart ?? 0),
+            displayCPUPercent: options.screens == nil ? nil : monitor.displayCPUPercent(since: mediaStart ?? 0),
             peakRSSMB: Double(monitor.peakRSSBytes) / 1_048_576,
             framesDecoded: measurements["framesDecoded"] as? Int ?? 0,
             framesExpected: Int(mediaSeconds * 30),

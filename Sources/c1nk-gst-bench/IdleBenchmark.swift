@@ -5,6 +5,8 @@ import Foundation
 struct IdleFigures: Codable {
     var seconds: Double
     var cpuPercent: Double
+    /// Of which the wall display's threads (with --screens).
+    var displayCPUPercent: Double?
     var rssMB: Double
     /// Of which private (not shared library pages).
     var privateRSSMB: Double
@@ -13,6 +15,8 @@ struct IdleFigures: Codable {
 
 struct IdleBenchmark {
     let seconds: Double
+    /// More options for the answerer (the wall display).
+    var arguments: [String] = []
 
     func run() throws -> IdleFigures {
         let server = try SignalServer()
@@ -21,7 +25,7 @@ struct IdleBenchmark {
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let answerer = try AnswererProcess.spawn(["--server", server.url, "--device-id-file", directory + "/id",
-                                                  "--sink", "fakesink", "--ringtone", "none"])
+                                                  "--sink", "fakesink", "--ringtone", "none"] + arguments)
         defer { answerer.terminate() }
         guard MainContext.run(timeout: 10, until: { server.connectedAppIds.count == 1 }) else {
             throw BenchError("the answerer did not connect")
@@ -31,6 +35,7 @@ struct IdleBenchmark {
         MainContext.spin(seconds)
         guard let end = ProcessSample(pid: answerer.processIdentifier) else { throw BenchError("the answerer exited") }
         return IdleFigures(seconds: seconds, cpuPercent: ProcessSample.cpuPercent(from: start, to: end),
+                           displayCPUPercent: arguments.isEmpty ? nil : ProcessSample.displayCPUPercent(from: start, to: end),
                            rssMB: Double(end.rssBytes) / 1_048_576, privateRSSMB: Double(end.anonymousRSSBytes) / 1_048_576,
                            wakeupsPerSecond: Double(end.contextSwitches - start.contextSwitches) / (end.time - start.time))
     }

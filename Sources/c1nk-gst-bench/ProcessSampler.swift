@@ -13,6 +13,8 @@ struct ProcessSample {
     var peakRSSBytes: Int
     /// Context switches of all its threads so far (each is a wake-up or a preemption).
     var contextSwitches: Int
+    /// CPU seconds of the wall display's streaming threads (named `display-…`).
+    var displayCPUSeconds: Double
     var time: Double
 
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -29,8 +31,17 @@ struct ProcessSample {
         anonymousRSSBytes = Self.kilobytes("RssAnon:", in: status) * 1024
         peakRSSBytes = Self.kilobytes("VmHWM:", in: status) * 1024
         contextSwitches = 0
+        displayCPUSeconds = 0
         if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             for task in tasks {
+                if let taskStat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                   let open = taskStat.firstIndex(of: "("), let close = taskStat.lastIndex(of: ")"),
+                   taskStat[taskStat.index(after: open)..<close].hasPrefix("display-") {
+                    let taskFields = taskStat[taskStat.index(after: close)...].split(separator: " ")
+                    if taskFields.count > 13, let user = Double(taskFields[11]), let system = Double(taskFields[12]) {
+                        displayCPUSeconds += (user + system) / Self.ticksPerSecond
+                    }
+                }
                 let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
                 contextSwitches += Self.kilobytes("voluntary_ctxt_switches:", in: text)
                     + Self.kilobytes("nonvoluntary_ctxt_switches:", in: text)
@@ -52,6 +63,12 @@ struct ProcessSample {
     static func cpuPercent(from start: ProcessSample, to end: ProcessSample) -> Double {
         let elapsed = end.time - start.time
         return elapsed > 0 ? (end.cpuSeconds - start.cpuSeconds) / elapsed * 100 : 0
+    }
+
+    /// Percent of one core the wall display's threads used between two samples.
+    static func displayCPUPercent(from start: ProcessSample, to end: ProcessSample) -> Double {
+        let elapsed = end.time - start.time
+        return elapsed > 0 ? (end.displayCPUSeconds - start.displayCPUSeconds) / elapsed * 100 : 0
     }
 }
 
@@ -83,6 +100,12 @@ final class ProcessMonitor {
     func cpuPercent(since start: Double) -> Double {
         guard let first = samples.first(where: { $0.time >= start }), let last = samples.last else { return 0 }
         return ProcessSample.cpuPercent(from: first, to: last)
+    }
+
+    /// The wall display's share of that.
+    func displayCPUPercent(since start: Double) -> Double {
+        guard let first = samples.first(where: { $0.time >= start }), let last = samples.last else { return 0 }
+        return ProcessSample.displayCPUPercent(from: first, to: last)
     }
 }
 

@@ -58,10 +58,18 @@ struct BenchReport: Codable {
             let baselineCPU = call.baseline?.cpuPercent
             lines.append("  \(name) \(pad(ms(call.ringToFirstFrameMs), 10)) \(pad(ms(call.ringToMediaConnectedMs), 10)) \(pad(ms(call.acceptToAudioMs), 12)) │ \(pad(String(format: "%.1f", call.cpuPercent), 5)) \(pad(baselineCPU.map { String(format: "%.1f", $0) } ?? "—", 9)) \(pad(ratio(call.cpuPercent, baselineCPU), 6)) │ \(pad(String(format: "%.0f MB", call.peakRSSMB), 8))  \(call.framesDecoded) (\(call.framesExpected)) \(call.framesDroppedLate.map(String.init) ?? "—")")
         }
+        for call in calls {
+            if let display = call.displayCPUPercent {
+                lines.append(String(format: "  wall display threads during the %@ %dx%d call: %.2f %% of a core", call.codec, call.width, call.height, display))
+            }
+        }
         if let idle {
             lines.append("")
             lines.append(String(format: "idle, connected, %.0f s: CPU %.2f %% of a core, RSS %.1f MB (%.1f MB private), %.2f wake-ups/s",
                                 idle.seconds, idle.cpuPercent, idle.rssMB, idle.privateRSSMB, idle.wakeupsPerSecond))
+            if let display = idle.displayCPUPercent {
+                lines.append(String(format: "  wall display threads while idle: %.2f %% of a core", display))
+            }
         }
         if let scale {
             lines.append("")

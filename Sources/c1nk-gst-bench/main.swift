@@ -22,7 +22,7 @@ Log.echoToStandardError = false
 func progress(_ text: String) { if !options.json { fputs(text + "\n", stderr) } }
 
 var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
-                         sink: options.sink, jitter: options.jitter, calls: [], idle: nil, scale: nil)
+                         sink: options.sink + (options.screens.map { ", wall display \($0)" } ?? ""), jitter: options.jitter, calls: [], idle: nil, scale: nil)
 do {
     if options.network {
         var networkOptions = options
@@ -43,7 +43,7 @@ do {
     }
     if options.idleSeconds > 0 {
         progress("idle answerer for \(Int(options.idleSeconds)) s…")
-        report.idle = try IdleBenchmark(seconds: options.idleSeconds).run()
+        report.idle = try IdleBenchmark(seconds: options.idleSeconds, arguments: options.screenArguments).run()
     }
     if options.scaleMax > 0 {
         progress("record-only calls at once, up to \(options.scaleMax)…")

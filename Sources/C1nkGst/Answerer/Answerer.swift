@@ -62,6 +62,9 @@ public final class Answerer {
     public var currentSession: AnswerSession? { session }
     /// The call's timers running now (diagnostics and tests).
     public var runningTimers: Set<CallMachine.Timer> { Set(machineTimers.keys) }
+    /// Sees every action of the call state machine as it is performed (the
+    /// wall display follows the microphone's mute this way).
+    public var onAction: ((CallMachine.Action) -> Void)?
     /// The process's one speaker: ringtone, sounds (`speaker?.play(.click)`)
     /// and every call's audio. Nil only if `--audio-sink` cannot be built.
     public let speaker: SpeakerOutput?
@@ -181,7 +184,10 @@ public final class Answerer {
     private func handle(_ event: CallMachine.Event) -> [String] {
         var refusals: [String] = []
         for action in machine.handle(event) {
-            if case .refuse(let text) = action { refusals.append(text) } else { perform(action) }
+            if case .refuse(let text) = action { refusals.append(text) } else {
+                perform(action)
+                onAction?(action)
+            }
         }
         return refusals
     }

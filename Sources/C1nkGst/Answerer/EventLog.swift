@@ -13,6 +13,12 @@ public final class EventLog {
     public static let memoryLimit = 1000
     /// Called with each event as it is written (the command's status lines).
     public var onEvent: ((_ name: String, _ fields: [String: Any]) -> Void)?
+    private var observers: [(_ name: String, _ fields: [String: Any]) -> Void] = []
+
+    /// Also calls `observer` with each event (the wall display, the ring history).
+    public func addObserver(_ observer: @escaping (_ name: String, _ fields: [String: Any]) -> Void) {
+        observers.append(observer)
+    }
 
     /// Opens `path` for appending; "-" is standard output.
     public init(path: String) throws {
@@ -42,6 +48,7 @@ public final class EventLog {
         written.append(object)
         if written.count > 2 * Self.memoryLimit { written.removeFirst(written.count - Self.memoryLimit) }
         onEvent?(event, object)
+        for observer in observers { observer(event, object) }
         guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
         data.append(UInt8(ascii: "\n"))
         data.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }

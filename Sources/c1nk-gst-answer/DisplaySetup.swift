@@ -1,0 +1,82 @@
+import C1nkGst
+import Glibc
+
+/// Starts the wall display for the commands and connects it to the answerer:
+/// events in, touches and keys out as commands, rings into the history.
+final class DisplaySetup {
+    let display: WallDisplay?
+    let history: RingHistory
+    private let recorder: RingHistoryRecorder
+    private var readers: [EvdevReader] = []
+
+    /// Starts the screens when the pipeline shows video (`{sink}`) and
+    /// `--screens` allows it, and sends each call's video into them
+    /// (`media.videoSink` becomes the display's call input).
+    init(_ commandLine: AnswerCommandLine, media: inout MediaConfiguration) throws {
+        history = RingHistory { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }
+        recorder = RingHistoryRecorder(history: history)
+        let sink = media.videoSink.trimmingCharacters(in: .whitespaces)
+        let wanted = commandLine.screens == "on" || (commandLine.screens == "auto" && sink != "fakesink" && !sink.hasPrefix("fakesink "))
+        if wanted && media.resolvedPipelineUses("sink") {
+            let display = try WallDisplay(sink: media.videoSink, options: commandLine.display)
+            display.history = { [history] in history.latest(8) }
+            media.videoSink = display.pipeline.callSink
+            self.display = display
+        } else {
+            display = nil
+        }
+        var paths: [String] = []
+        for input in commandLine.inputs {
+            if input == "auto" {
+                let found = EvdevReader.automaticPaths()
+                if found.isEmpty {
+                    throw EvdevReader.OpenError(description: "--input auto: no readable keyboard or touchscreen in /dev/input. Input devices belong to the input group: add this user to it (sudo usermod -aG input $USER) and log in again, or name a device: --input /dev/input/eventN")
+                }
+                paths += found
+            } else {
+                paths.append(input)
+            }
+        }
+        readers = try paths.map { try EvdevReader(path: $0, displayWidth: commandLine.display.width, displayHeight: commandLine.display.height) }
+    }
+
+    /// Follows the answerer; touches, clicks and keys become its commands.
+    func connect(_ answerer: Answerer, events: EventLog) {
+        recorder.onChange = { [weak display] in display?.historyChanged() }
+        events.addObserver { [recorder, weak display] name, fields in
+            recorder.event(name, fields)
+            display?.event(name, fields)
+        }
+        let report = { (problem: String?) in
+            if let problem { Log.app.info("display input: \(problem)") }
+        }
+        if let display {
+            answerer.onAction = { [weak display] action in
+                if case .setMicrophoneMuted(let muted) = action { display?.microphoneMuted(muted) }
+            }
+            display.onCommand = { [weak answerer] command in report(answerer?.command(command)) }
+            // Seed §9.7, through the process's one speaker.
+            display.onSound = { [weak answerer] sound in
+                switch sound {
+                case .click: answerer?.speaker?.play(.click)
+                case .doorOpened: answerer?.speaker?.play(.doorOpened)
+                case .leave: answerer?.speaker?.play(.ended)
+                }
+            }
+        }
+        for reader in readers {
+            reader.onInput = { [weak display, weak answerer] input in
+                if let display { return display.receive(input) }
+                // No screens: keys still answer.
+                if case .key(let name) = input, let control = KeyCommand.control(forKey: name, muted: false) {
+                    report(answerer?.command(control.rawValue))
+                }
+            }
+        }
+    }
+
+    func stop() {
+        readers.removeAll()
+        display?.stop()
+    }
+}
