@@ -18,7 +18,9 @@ final class DisplaySetup {
         let sink = media.videoSink.trimmingCharacters(in: .whitespaces)
         let wanted = commandLine.screens == "on" || (commandLine.screens == "auto" && sink != "fakesink" && !sink.hasPrefix("fakesink "))
         if wanted && media.resolvedPipelineUses("sink") {
-            let display = try WallDisplay(sink: media.videoSink, options: commandLine.display)
+            var options = commandLine.display
+            options.renderImmediately = media.renderImmediately
+            let display = try WallDisplay(sink: media.videoSink, options: options)
             display.history = { [history] in history.latest(8) }
             media.videoSink = display.pipeline.callSink
             self.display = display

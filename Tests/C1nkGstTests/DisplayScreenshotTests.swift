@@ -7,8 +7,16 @@ import XCTest
 /// imagefreeze, intervideo) into the sink, reads the sink's last frame back
 /// as PNG and RGB, and checks pixel facts. The PNGs are docs/screens/.
 final class DisplayScreenshotTests: XCTestCase {
-    static let screensDirectory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
-        .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/screens")
+    /// Where the PNGs go: docs/screens/ when `C1NK_UPDATE_SCREENS=1` (to
+    /// refresh the pictures in the README), a temporary folder otherwise, so
+    /// a test run leaves the checkout as it was.
+    static let screensDirectory: URL = {
+        if ProcessInfo.processInfo.environment["C1NK_UPDATE_SCREENS"] == "1" {
+            return URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("docs/screens")
+        }
+        return URL(fileURLWithPath: temporaryDirectory())
+    }()
 
     /// A fixed moment for the clock and history: Tuesday 1 December 2026, 14:32 local.
     static let moment: Date = {
@@ -60,6 +68,15 @@ final class DisplayScreenshotTests: XCTestCase {
         try png.write(to: Self.screensDirectory.appendingPathComponent("\(name)-\(display.pipeline.width)x\(display.pipeline.height).png"))
         let raw = try XCTUnwrap(display.pipeline.lastFrame(as: "video/x-raw,format=RGB,pixel-aspect-ratio=1/1"))
         return RGBImage(width: display.pipeline.width, height: display.pipeline.height, bytes: [UInt8](raw))
+    }
+
+    func testTheDisplaySinkRendersAtOnceUnlessTheDescriptionSetsSync() throws {
+        for (description, sync) in [("appsink", 0), ("appsink sync=true", 1)] {
+            let display = try DisplayPipeline(sink: description, width: 64, height: 64)
+            defer { display.stop() }
+            let sink = try XCTUnwrap(display.sinkElement)
+            XCTAssertEqual(c1nk_object_get_int(UnsafeMutableRawPointer(sink), "sync"), Int32(sync), description)
+        }
     }
 
     func testScreensAt1280x800() throws { try renderAllScreens(1280, 800) }

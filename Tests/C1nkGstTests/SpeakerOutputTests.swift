@@ -64,6 +64,8 @@ final class SpeakerOutputTests: XCTestCase {
     /// A speaker that cannot open says so; the ringtone is then silent and
     /// nothing fails.
     func testSpeakerThatCannotOpenIsReported() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
         let speaker = try SpeakerOutput(sink: "tcpclientsink host=127.0.0.1 port=1")
         let problem = try XCTUnwrap(speaker.problem)
         XCTAssertTrue(problem.hasPrefix("the speaker 'tcpclientsink host=127.0.0.1 port=1' cannot play:"), problem)

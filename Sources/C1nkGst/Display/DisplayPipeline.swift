@@ -52,7 +52,10 @@ public final class DisplayPipeline {
 
     /// Builds and starts the display on `sink` (an element name or a bin
     /// description, as `--sink`).
-    public init(sink: String, width: Int, height: Int, framesPerSecond: Int = 30) throws {
+    /// `renderImmediately` (the default, as for a call's sink): the sink shows
+    /// each display frame as soon as it is composed (`sync=false`), unless the
+    /// `sink` description sets `sync` itself.
+    public init(sink: String, width: Int, height: Int, framesPerSecond: Int = 30, renderImmediately: Bool = true) throws {
         GStreamer.initialize()
         for (element, package) in [("compositor", "gstreamer1.0-plugins-base"), ("intervideosrc", "gstreamer1.0-plugins-bad"),
                                    ("imagefreeze", "gstreamer1.0-plugins-good"), ("gdkpixbufoverlay", "gstreamer1.0-plugins-good")]
@@ -91,6 +94,11 @@ public final class DisplayPipeline {
         }
         for layer in Layer.overlaid { self.overlays[layer] = Gst.find("display-\(layer.name)", in: pipeline) }
         for layer in Layer.overlaid { setPixbuf(layer, nil) }
+        if renderImmediately && !sink.contains("sync=") {
+            for element in elements() where ObjectProperty.has(UnsafeMutableRawPointer(element), "sync") {
+                ObjectProperty.set(UnsafeMutableRawPointer(element), "sync", "false")
+            }
+        }
         watchNavigation()
         busWatch = BusWatch(pipeline) { [weak self] message in self?.busMessage(message) }
         if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
@@ -268,12 +276,17 @@ public final class DisplayPipeline {
 
     /// The elements inside the `{sink}` description that render frames.
     private func videoSinks() -> [UnsafeMutablePointer<GstElement>] {
+        elements().filter { ObjectProperty.has(UnsafeMutableRawPointer($0), "last-sample") }
+    }
+
+    /// Every element of the pipeline, recursively (references released).
+    private func elements() -> [UnsafeMutablePointer<GstElement>] {
         var result: [UnsafeMutablePointer<GstElement>] = []
         guard let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)) else { return [] }
         defer { gst_iterator_free(iterator) }
         var value = GValue()
         while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value), ObjectProperty.has(object, "last-sample") {
+            if let object = g_value_get_object(&value) {
                 result.append(object.assumingMemoryBound(to: GstElement.self))
             }
             g_value_reset(&value)

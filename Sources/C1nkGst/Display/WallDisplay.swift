@@ -13,6 +13,8 @@ public final class WallDisplay {
         public var width = 1280
         public var height = 800
         public var framesPerSecond = 30
+        /// Show each display frame at once (`sync=false`; `--video-sync` turns it off).
+        public var renderImmediately = true
         public init() {}
     }
 
@@ -39,7 +41,8 @@ public final class WallDisplay {
 
     public init(sink: String, options: Options) throws {
         self.options = options
-        pipeline = try DisplayPipeline(sink: sink, width: options.width, height: options.height, framesPerSecond: options.framesPerSecond)
+        pipeline = try DisplayPipeline(sink: sink, width: options.width, height: options.height, framesPerSecond: options.framesPerSecond,
+                                       renderImmediately: options.renderImmediately)
         scene.building = options.building
         scene.reduceMotion = options.reduceMotion
         layout = ScreenLayout(scene: scene, width: pipeline.width, height: pipeline.height)
