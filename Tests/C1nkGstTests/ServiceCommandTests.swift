@@ -51,6 +51,8 @@ final class ServiceCommandTests: XCTestCase {
         waitUntil("door opened") { client.read(); return events(client).contains("door-opened") }
         client.send("{\"command\":\"hangup\"}\n")
         waitUntil("ended") { client.read(); return events(client).contains("ended") }
+        // A reply follows the events its command caused (they are sent as they happen).
+        waitUntil("the hangup's reply") { client.read(); return replies(client).filter { $0["ok"] as? Bool == true }.count == 3 }
         XCTAssertEqual(replies(client).filter { $0["ok"] as? Bool == true }.count, 3, "\(client.received)")
         waitUntil("the other client saw the same events") { other.read(); return events(other).contains("ended") }
         XCTAssertTrue(doorEvents.contains(.callEnded(reason: "hangup")), "\(doorEvents)")

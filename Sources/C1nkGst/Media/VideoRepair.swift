@@ -54,8 +54,9 @@ enum VideoRepair {
             // regular RTCP interval; that interval follows the RTCP
             // bandwidth, by default 5 % of what this end sends (only our
             // voice): ~0.8 s, far too slow to repair video within 20 ms.
-            // 30 kB/s of allowance gives an interval of ~0.1 s; the RTCP
-            // actually sent stays a few kbit/s (measured in docs/benchmarks.md).
+            // 100 kB/s of allowance gives an interval of tens of
+            // milliseconds; what is actually sent is one compound RTCP
+            // packet per interval (a few hundred bytes), some tens of kbit/s.
             set("rtcp-fraction", String(rtcpBytesPerSecond))
         } else if name == "rtpjitterbuffer" {
             // Ask as soon as a packet is due (a packet 20 ms late is lost
