@@ -62,7 +62,7 @@ final class RecordCommandTests: XCTestCase {
             }, signal: SIGKILL)
             XCTAssertEqual(result.status, 9, "killed")
             let file = try MediaFile(result.directory + "/door.\(ext)")
-            XCTAssertGreaterThan(file.decodedFrames, 60, "\(ext): the first seconds decode")
+            XCTAssertGreaterThan(file.decodedFrames, 60, "\(ext): the first seconds decode; events: \(result.events.split(separator: "\n").filter { $0.contains("record") || $0.contains("error") })")
         }
     }
 

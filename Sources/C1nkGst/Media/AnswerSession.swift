@@ -722,13 +722,6 @@ final class PadTable: @unchecked Sendable {
     private let lock = NSLock()
     private var pads: [String: UnsafeMutablePointer<GstPad>] = [:]
 
-    init() {
-        // Publishes the empty table through the lock: the streaming thread
-        // reaches this object through GLib, whose locks ThreadSanitizer cannot see.
-        lock.lock()
-        lock.unlock()
-    }
-
     func set(_ media: String, _ pad: UnsafeMutablePointer<GstPad>?) {
         lock.lock()
         defer { lock.unlock() }
