@@ -194,4 +194,56 @@ static inline gulong c1nk_branch_guard_add_probe(C1nkBranchGuard *guard, GstPad 
 
 static inline gboolean c1nk_branch_guard_failed(C1nkBranchGuard *guard) { return g_atomic_int_get(&guard->failed); }
 
+/* ---- Untimed buffers before a muxer ----
+ * A depayloader that finishes two frames from one RTP packet (rtph264depay
+ * when a STAP-A closes one access unit and holds the next) stamps only the
+ * first: the second has neither PTS nor DTS. Decoders cope; mp4mux does not
+ * (it never picks that pad again, the queue before it fills, the tee blocks
+ * and video stops for the whole call). The probe gives such a buffer the end
+ * of the previous one on the same pad. Plain C: it runs per buffer. */
+typedef struct { GstClockTime next; } C1nkUntimedStamp;
+
+static inline GstBuffer *c1nk_untimed_stamp_buffer(C1nkUntimedStamp *state, GstBuffer *buffer) {
+  if (!GST_BUFFER_PTS_IS_VALID(buffer) && !GST_BUFFER_DTS_IS_VALID(buffer) && GST_CLOCK_TIME_IS_VALID(state->next)) {
+    buffer = gst_buffer_make_writable(buffer);
+    GST_BUFFER_PTS(buffer) = state->next;
+  }
+  GstClockTime time = GST_BUFFER_DTS_OR_PTS(buffer);
+  if (GST_CLOCK_TIME_IS_VALID(time)) {
+    GstClockTime duration = GST_BUFFER_DURATION_IS_VALID(buffer) ? GST_BUFFER_DURATION(buffer) : 0;
+    if (!GST_CLOCK_TIME_IS_VALID(state->next) || time + duration > state->next) state->next = time + duration;
+  }
+  return buffer;
+}
+
+static inline gboolean c1nk_untimed_stamp_list_item(GstBuffer **buffer, guint index, gpointer data) {
+  (void)index;
+  *buffer = c1nk_untimed_stamp_buffer(data, *buffer);
+  return TRUE;
+}
+
+static inline GstPadProbeReturn c1nk_untimed_stamp_probe(GstPad *pad, GstPadProbeInfo *info, gpointer data) {
+  (void)pad;
+  C1nkUntimedStamp *state = data;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    info->data = c1nk_untimed_stamp_buffer(state, GST_PAD_PROBE_INFO_BUFFER(info));
+  } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST) {
+    GstBufferList *list = gst_buffer_list_make_writable(GST_PAD_PROBE_INFO_BUFFER_LIST(info));
+    gst_buffer_list_foreach(list, c1nk_untimed_stamp_list_item, state);
+    info->data = list;
+  } else if (info->type & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+    GstEventType type = GST_EVENT_TYPE(GST_PAD_PROBE_INFO_EVENT(info));
+    if (type == GST_EVENT_FLUSH_STOP || type == GST_EVENT_SEGMENT) state->next = GST_CLOCK_TIME_NONE;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Stamps the untimed buffers that enter `pad` (a muxer's sink pad). */
+static inline gulong c1nk_untimed_stamp_add_probe(GstPad *pad) {
+  C1nkUntimedStamp *state = g_new0(C1nkUntimedStamp, 1);
+  state->next = GST_CLOCK_TIME_NONE;
+  return gst_pad_add_probe(pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+                           c1nk_untimed_stamp_probe, state, g_free);
+}
+
 #endif

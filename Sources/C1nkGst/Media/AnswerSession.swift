@@ -370,6 +370,7 @@ public final class AnswerSession {
         if let recordingPath {
             watchRecordingEnd(path: recordingPath)
             recordingBranch = RecordingBranch(pipeline: pipeline, path: recordingPath)
+            if let muxer = recordingBranch?.muxer { UntimedBufferStamp.install(on: muxer) }
         }
         if let output = Gst.find("audio-out", in: pipeline) {
             let pad = gst_element_get_static_pad(output, "src")!

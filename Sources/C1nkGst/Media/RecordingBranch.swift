@@ -62,6 +62,9 @@ final class RecordingBranch {
         }
     }
 
+    /// The element feeding the file's sink (the muxer), when there is one.
+    var muxer: UnsafeMutablePointer<GstElement>? { writer.count > 1 ? writer[1] : nil }
+
     /// Whether a bus message from `source` comes from the branch.
     func contains(_ source: UnsafeMutablePointer<GstObject>?) -> Bool {
         guard let source else { return false }
