@@ -280,20 +280,7 @@ public final class DisplayPipeline {
     }
 
     /// Every element of the pipeline, recursively (references released).
-    private func elements() -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        guard let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)) else { return [] }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value) {
-                result.append(object.assumingMemoryBound(to: GstElement.self))
-            }
-            g_value_reset(&value)
-        }
-        g_value_unset(&value)
-        return result
-    }
+    private func elements() -> [UnsafeMutablePointer<GstElement>] { Gst.elements(of: pipeline) }
 
     // MARK: - Bus and navigation
 

@@ -35,9 +35,25 @@ public enum Gst {
 
     /// The sink elements of a bin, recursively (references released).
     public static func sinks(of bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        guard let iterator = gst_bin_iterate_sinks(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)) else { return [] }
+        collect(gst_bin_iterate_sinks(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)))
+    }
+
+    /// Every element of a bin and its child bins (references released: the
+    /// bin keeps them alive).
+    public static func elements(of bin: UnsafeMutablePointer<GstElement>) -> [UnsafeMutablePointer<GstElement>] {
+        collect(gst_bin_iterate_recurse(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)))
+    }
+
+    /// The name of the factory that made `element` ("decodebin"), if any.
+    public static func factoryName(_ element: UnsafeMutablePointer<GstElement>) -> String? {
+        gst_element_get_factory(element).map { name(UnsafeMutablePointer<GstObject>($0)) }
+    }
+
+    /// Drains an element iterator, then frees it.
+    private static func collect(_ iterator: UnsafeMutablePointer<GstIterator>?) -> [UnsafeMutablePointer<GstElement>] {
+        guard let iterator else { return [] }
         defer { gst_iterator_free(iterator) }
+        var result: [UnsafeMutablePointer<GstElement>] = []
         var value = GValue()
         while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
             if let object = g_value_get_object(&value) {

@@ -52,21 +52,7 @@ enum PipelineLinks {
 
     /// Every element of a bin whose factory is `factory`, recursively (unowned).
     static func elements(of bin: UnsafeMutablePointer<GstElement>, factory: String) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        guard let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)) else { return [] }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value) {
-                let element = object.assumingMemoryBound(to: GstElement.self)
-                if let found = gst_element_get_factory(element), Gst.name(UnsafeMutablePointer<GstObject>(found)) == factory {
-                    result.append(element)
-                }
-            }
-            g_value_reset(&value)
-        }
-        g_value_unset(&value)
-        return result
+        Gst.elements(of: bin).filter { Gst.factoryName($0) == factory }
     }
 
     /// Whether `object` is `element` or lies inside it.

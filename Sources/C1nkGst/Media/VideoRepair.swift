@@ -29,15 +29,7 @@ enum VideoRepair {
             guard let element = element?.assumingMemoryBound(to: GstElement.self) else { return }
             configure(element)
         }
-        if let iterator = gst_bin_iterate_recurse(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)) {
-            var value = GValue()
-            while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-                if let object = g_value_get_object(&value) { configure(object.assumingMemoryBound(to: GstElement.self)) }
-                g_value_reset(&value)
-            }
-            g_value_unset(&value)
-            gst_iterator_free(iterator)
-        }
+        Gst.elements(of: pipeline).forEach(configure)
         return connection
     }
 
