@@ -203,6 +203,10 @@ final class WebRTCBin {
     /// it (170–530 ms on a small CPU): dtlsdec caches it for the process.
     static func warmUp() {
         GStreamer.initialize()
+        // Once per process: class initialisation and the certificate last as
+        // long as it (a test process starts many doors and answerers).
+        guard !warmedUp else { return }
+        warmedUp = true
         let started = g_get_monotonic_time()
         defer { Log.media.info("start-up warm-up took \((g_get_monotonic_time() - started) / 1000) ms") }
         // Create and drop (never leaving NULL, so no device is opened) every
@@ -224,6 +228,9 @@ final class WebRTCBin {
 /// The element classes of a call (webrtcbin and what it builds inside, the
 /// shipped pipelines, the decoders decodebin picks), warmed at start-up.
 /// Sources and sinks that open a device are not listed.
+/// Whether `WebRTCBin.warmUp` ran in this process (main context only).
+nonisolated(unsafe) private var warmedUp = false
+
 let warmElements = [
     "dtlsdec", "dtlsenc", "dtlssrtpdec", "dtlssrtpenc", "srtpdec", "srtpenc", "nicesrc", "nicesink",
     "webrtcbin", "rtpbin", "rtpsession", "rtpssrcdemux", "rtpjitterbuffer", "rtpptdemux", "rtpstorage",
