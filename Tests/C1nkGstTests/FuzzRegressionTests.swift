@@ -30,6 +30,18 @@ final class FuzzRegressionTests: XCTestCase {
         XCTAssertThrowsError(try OfferSummary(sdp: "")) { XCTAssertEqual("\($0)", "\(MediaError.negotiation("the door's offer is empty"))") }
     }
 
+    /// crash-fd2f7de0…: an rtpmap encoding name full of colons and a carriage
+    /// return reached gst_caps_from_string and made it assert.
+    func testAnEncodingNameThatIsNoTokenPlaysNothing() {
+        XCTAssertNil(CodecSupport.playable("P::::;::CMU/\r8100", media: "audio"))
+        XCTAssertNil(CodecSupport.playable("VP8, clock-rate=1", media: "video"))
+        XCTAssertNil(CodecSupport.playable("", media: "video"))
+        XCTAssertNotNil(CodecSupport.playable("VP8", media: "video"))
+        let offer = "v=0\r\no=- 1 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 0\r\n"
+            + "c=IN IP4 0.0.0.0\r\na=mid:0\r\na=rtpmap:0 P::::::::;:::CMU/8100\r\n"
+        assertNoCriticals(offer)
+    }
+
     func testSeedCorpusRunsClean() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Fuzz/corpus").standardized.path

@@ -89,7 +89,9 @@ final class NetworkTests: XCTestCase {
         let text = Self.describe(outcome)
         print("network: \(text)")
         XCTAssertGreaterThan(outcome.door.outageDropped, 20, text)
-        XCTAssertGreaterThanOrEqual(outcome.summary.longestFreezeMs, 400, "the outage froze the picture: \(text)")
+        // Shorter than the outage itself when the door's retransmissions
+        // bring back the frames of its last ~200 ms (within the jitterbuffer's latency).
+        XCTAssertGreaterThanOrEqual(outcome.summary.longestFreezeMs, 250, "the outage froze the picture: \(text)")
         XCTAssertLessThan(outcome.summary.longestFreezeMs, 500 + 1000, "video back within 1 s of the outage's end: \(text)")
         XCTAssertEqual(outcome.summary.unreadableStamps, 0, "no corrupt frame shown: \(text)")
     }

@@ -53,6 +53,16 @@ final class SignalClientTests: XCTestCase {
         XCTAssertEqual(try DeviceIdentity.loadOrCreate(at: path) { _ in }.id, identity.id)
     }
 
+    func testABareFileNameKeepsTheIdInTheCurrentDirectory() throws {
+        let directory = temporaryDirectory()
+        let previous = FileManager.default.currentDirectoryPath
+        XCTAssertTrue(FileManager.default.changeCurrentDirectoryPath(directory))
+        defer { FileManager.default.changeCurrentDirectoryPath(previous) }
+        let identity = try DeviceIdentity.loadOrCreate(at: "device-id") { _ in }
+        XCTAssertTrue(FileManager.default.fileExists(atPath: directory + "/device-id"))
+        XCTAssertEqual(try DeviceIdentity.loadOrCreate(at: "device-id") { _ in }.id, identity.id)
+    }
+
     func testBackoffScheduleWhileServerIsDown() throws {
         let port = try SignalServer().port // free a port: the server is gone when this line ends
         let client = try makeClient("ws://127.0.0.1:\(port)/ws")

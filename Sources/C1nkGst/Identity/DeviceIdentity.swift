@@ -58,10 +58,13 @@ public struct DeviceIdentity: Equatable {
 
     /// Writes `id` to `path` (0600, directory 0700), replacing the file atomically.
     public static func store(_ id: String, at path: String) throws -> DeviceIdentity {
+        // A bare file name ("device-id") lives in the current directory: nothing to create.
         let directory = (path as NSString).deletingLastPathComponent
         do {
-            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
-                                                    attributes: [.posixPermissions: 0o700])
+            if !directory.isEmpty {
+                try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
+                                                        attributes: [.posixPermissions: 0o700])
+            }
         } catch {
             throw Failure.unwritable(path: path, reason: "cannot create \(directory)")
         }

@@ -44,6 +44,11 @@ public enum CodecSupport {
     private static let typeDepayloader: GstElementFactoryListType = 1 << 8
 
     private static func lookUp(_ name: String, media: String, clockRate: Int?) -> Playable? {
+        // An encoding name is an RTP token (RFC 4855); anything else in the
+        // door's SDP would make the caps text invalid, so it plays nothing.
+        let token = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+")
+        guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains),
+              !media.isEmpty, media.unicodeScalars.allSatisfy(token.contains) else { return nil }
         GStreamer.initialize()
         var rtp = "application/x-rtp,media=\(media),encoding-name=\(name)"
         if let clockRate { rtp += ",clock-rate=\(clockRate)" }
