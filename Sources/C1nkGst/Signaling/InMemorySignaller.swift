@@ -32,14 +32,15 @@ public final class InMemorySignaller: Signaller {
     // MARK: - The test's side
 
     /// The socket opens: `connected`, then what was queued goes out (as with
-    /// `SignalClient`: the app's rejoin first), then `ready` as if `hello-ok` came.
-    public func connect(deviceId: String = "device-1") {
+    /// `SignalClient`: the app's rejoin first), then, unless a server of the
+    /// test's answers `hello` itself, `ready` as if `hello-ok` came.
+    public func connect(deviceId: String = "device-1", answeringHello: Bool = true) {
         isConnected = true
         onEvent?(.connected)
         let pending = queued
         queued.removeAll()
         pending.forEach(send)
-        receive(.helloOk(deviceId: deviceId))
+        if answeringHello { receive(.helloOk(deviceId: deviceId)) }
     }
 
     /// A message from the server.
