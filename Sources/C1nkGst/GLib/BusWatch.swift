@@ -9,18 +9,23 @@ public final class BusWatch {
         let bus = gst_element_get_bus(pipeline)!
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         let box = Unmanaged.passRetained(ClosureBox<Handler>(handler)).toOpaque()
-        sourceID = gst_bus_add_watch_full(bus, G_PRIORITY_DEFAULT, { _, message, data in
+        // gst_bus_add_watch attaches to the calling thread's default context:
+        // the source is attached to the library's context instead.
+        let source = gst_bus_create_watch(bus)!
+        let dispatch: GstBusFunc = { _, message, data in
             if let message {
                 Unmanaged<ClosureBox<Handler>>.fromOpaque(data!).takeUnretainedValue().value(message)
             }
             return 1
-        }, box, { data in
+        }
+        g_source_set_callback(source, unsafeBitCast(dispatch, to: GSourceFunc.self), box, { data in
             Unmanaged<ClosureBox<Handler>>.fromOpaque(data!).release()
         })
+        sourceID = MainContext.attach(source)
     }
 
     public func remove() {
-        if sourceID != 0 { g_source_remove(sourceID); sourceID = 0 }
+        if sourceID != 0 { MainContext.remove(sourceID); sourceID = 0 }
     }
 
     deinit { remove() }
