@@ -6,7 +6,7 @@
  * and `audio`; each call's pipeline renders into intervideosink and
  * interaudiosink of the same channels, so the pads keep flowing between
  * calls (black frames, silence). The request pad `mic` goes through
- * audioconvert ! audioresample into an interaudiosink that each call reads
+ * queue ! audioconvert ! audioresample into an interaudiosink that each call reads
  * with interaudiosrc. Channel names are unique per element instance. */
 #include <gst/gst.h>
 #include <unistd.h>
@@ -17,7 +17,7 @@
 typedef struct {
   GstBin parent;
   GstElement *video_source, *audio_source;
-  GstElement *mic_convert, *mic_resample, *mic_sink;
+  GstElement *mic_queue, *mic_convert, *mic_resample, *mic_sink;
   GstPad *mic_pad;
   gchar *video_channel, *audio_channel, *mic_channel;
   /* properties, under the object lock */
@@ -137,29 +137,35 @@ static GstPad *c1nk_doorbin_request_new_pad(GstElement *element, GstPadTemplate 
     GST_WARNING_OBJECT(self, "the mic pad is requested already: one microphone per element");
     return NULL;
   }
+  /* The queue lets the pipeline's latency (interaudiosrc reports 100 ms) be buffered on this branch too. */
+  GstElement *queue = gst_element_factory_make("queue", NULL);
   GstElement *convert = gst_element_factory_make("audioconvert", NULL);
   GstElement *resample = gst_element_factory_make("audioresample", NULL);
   GstElement *sink = gst_element_factory_make("interaudiosink", NULL);
-  if (!convert || !resample || !sink) {
+  if (!queue || !convert || !resample || !sink) {
     GST_ELEMENT_ERROR(self, CORE, MISSING_PLUGIN,
                       ("the mic pad needs audioconvert, audioresample (gstreamer1.0-plugins-base) and "
                        "interaudiosink (gstreamer1.0-plugins-bad)"), (NULL));
+    if (queue) gst_object_unref(queue);
     if (convert) gst_object_unref(convert);
     if (resample) gst_object_unref(resample);
     if (sink) gst_object_unref(sink);
     return NULL;
   }
-  g_object_set(sink, "channel", self->mic_channel, NULL);
-  gst_bin_add_many(GST_BIN(self), convert, resample, sink, NULL);
-  gst_element_link_many(convert, resample, sink, NULL);
+  /* Not synchronised: the microphone is a live source, and the call reads the channel at its own pace. */
+  g_object_set(sink, "channel", self->mic_channel, "sync", FALSE, NULL);
+  gst_bin_add_many(GST_BIN(self), queue, convert, resample, sink, NULL);
+  gst_element_link_many(queue, convert, resample, sink, NULL);
+  gst_element_sync_state_with_parent(queue);
   gst_element_sync_state_with_parent(convert);
   gst_element_sync_state_with_parent(resample);
   gst_element_sync_state_with_parent(sink);
-  GstPad *target = gst_element_get_static_pad(convert, "sink");
+  GstPad *target = gst_element_get_static_pad(queue, "sink");
   GstPad *pad = gst_ghost_pad_new_from_template("mic", target, templ);
   gst_object_unref(target);
   gst_pad_set_active(pad, TRUE);
   gst_element_add_pad(element, pad);
+  self->mic_queue = queue;
   self->mic_convert = convert;
   self->mic_resample = resample;
   self->mic_sink = sink;
@@ -172,13 +178,13 @@ static void c1nk_doorbin_release_pad(GstElement *element, GstPad *pad) {
   if (pad != self->mic_pad) return;
   gst_element_remove_pad(element, pad);
   self->mic_pad = NULL;
-  GstElement *elements[] = {self->mic_convert, self->mic_resample, self->mic_sink};
+  GstElement *elements[] = {self->mic_queue, self->mic_convert, self->mic_resample, self->mic_sink};
   for (guint i = 0; i < G_N_ELEMENTS(elements); i++) {
     gst_element_set_locked_state(elements[i], TRUE);
     gst_element_set_state(elements[i], GST_STATE_NULL);
     gst_bin_remove(GST_BIN(self), elements[i]);
   }
-  self->mic_convert = self->mic_resample = self->mic_sink = NULL;
+  self->mic_queue = self->mic_convert = self->mic_resample = self->mic_sink = NULL;
 }
 
 /* ---- states ---- */
