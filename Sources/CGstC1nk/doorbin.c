@@ -165,10 +165,10 @@ static GstPad *c1nk_doorbin_request_new_pad(GstElement *element, GstPadTemplate 
   gst_object_unref(target);
   gst_pad_set_active(pad, TRUE);
   gst_element_add_pad(element, pad);
-  self->mic_queue = queue;
-  self->mic_convert = convert;
-  self->mic_resample = resample;
-  self->mic_sink = sink;
+  self->mic_queue = gst_object_ref(queue);
+  self->mic_convert = gst_object_ref(convert);
+  self->mic_resample = gst_object_ref(resample);
+  self->mic_sink = gst_object_ref(sink);
   self->mic_pad = pad;
   return pad;
 }
@@ -180,9 +180,13 @@ static void c1nk_doorbin_release_pad(GstElement *element, GstPad *pad) {
   self->mic_pad = NULL;
   GstElement *elements[] = {self->mic_queue, self->mic_convert, self->mic_resample, self->mic_sink};
   for (guint i = 0; i < G_N_ELEMENTS(elements); i++) {
-    gst_element_set_locked_state(elements[i], TRUE);
-    gst_element_set_state(elements[i], GST_STATE_NULL);
-    gst_bin_remove(GST_BIN(self), elements[i]);
+    /* At dispose the bin has dropped its children already: ours are held by a reference of their own. */
+    if (GST_OBJECT_PARENT(elements[i]) == GST_OBJECT(self)) {
+      gst_element_set_locked_state(elements[i], TRUE);
+      gst_element_set_state(elements[i], GST_STATE_NULL);
+      gst_bin_remove(GST_BIN(self), elements[i]);
+    }
+    gst_object_unref(elements[i]);
   }
   self->mic_queue = self->mic_convert = self->mic_resample = self->mic_sink = NULL;
 }
