@@ -4,7 +4,9 @@ import Foundation
 /// `$C1NK_PIPELINES_DIR` alone when set; otherwise, in order, the resource bundle SwiftPM puts next to the
 /// executable (`swift run`, `swift build`; copy it along when installing);
 /// `../share/c1nk-gst/pipelines` beside the executable's folder (an installed
-/// layout); the source tree this was built from.
+/// layout); when this code is loaded as the GStreamer plugin `libgstc1nk.so`,
+/// the same two beside the plugin (the build folder; PREFIX/share/c1nk-gst/pipelines
+/// from PREFIX/lib/<multiarch>/gstreamer-1.0); the source tree this was built from.
 public enum ShippedPipelines {
     static let bundleName = "c1nk-gst_C1nkPipelines.resources"
 
@@ -20,6 +22,12 @@ public enum ShippedPipelines {
             let folder = (executable as NSString).deletingLastPathComponent
             result.append(folder + "/" + bundleName)
             result.append((folder as NSString).deletingLastPathComponent + "/share/c1nk-gst/pipelines")
+        }
+        var image = Dl_info()
+        if dladdr(#dsohandle, &image) != 0, let file = image.dli_fname, String(cString: file).hasSuffix(".so") {
+            let folder = (String(cString: file) as NSString).deletingLastPathComponent
+            result.append(folder + "/" + bundleName)
+            result.append(folder + "/../../../share/c1nk-gst/pipelines")
         }
         result.append((#filePath as NSString).deletingLastPathComponent)
         return result
