@@ -33,6 +33,8 @@ let package = Package(
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
         .target(name: "GstC1nk", dependencies: ["C1nkGst", "CGStreamer", "CGstC1nk"]),
+        // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
+        .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-door", dependencies: ["C1nkGst"]),

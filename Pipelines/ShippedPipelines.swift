@@ -23,13 +23,28 @@ public enum ShippedPipelines {
             result.append(folder + "/" + bundleName)
             result.append((folder as NSString).deletingLastPathComponent + "/share/c1nk-gst/pipelines")
         }
-        var image = Dl_info()
-        if dladdr(#dsohandle, &image) != 0, let file = image.dli_fname, String(cString: file).hasSuffix(".so") {
-            let folder = (String(cString: file) as NSString).deletingLastPathComponent
+        if let library = loadedLibrary() {
+            let folder = (library as NSString).deletingLastPathComponent
             result.append(folder + "/" + bundleName)
             result.append(folder + "/../../../share/c1nk-gst/pipelines")
         }
         result.append((#filePath as NSString).deletingLastPathComponent)
         return result
+    }
+
+    /// The shared library this code was loaded from (the plugin), by the
+    /// mapping of /proc/self/maps that holds it; nil in an executable.
+    private static func loadedLibrary() -> String? {
+        let address = UInt(bitPattern: #dsohandle)
+        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        for line in maps.split(separator: "\n") {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count >= 6, let path = columns.last, path.hasSuffix(".so") else { continue }
+            let range = columns[0].split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                  (start..<end).contains(address) else { continue }
+            return String(path)
+        }
+        return nil
     }
 }

@@ -14,14 +14,15 @@ final class PluginTests: XCTestCase {
         let process = Process()
         let output: String
 
+        /// `name`: a tool in /usr/bin, or a path.
         init(_ name: String, _ arguments: [String]) throws {
-            guard FileManager.default.fileExists(atPath: PluginTests.plugin.path) else {
-                throw XCTSkip("\(PluginTests.plugin.path) is not built")
+            for file in [PluginTests.plugin.path] + (name.hasPrefix("/") ? [name] : []) where !FileManager.default.fileExists(atPath: file) {
+                throw XCTSkip("\(file) is not built")
             }
             let directory = temporaryDirectory()
             output = directory + "/output"
             FileManager.default.createFile(atPath: output, contents: nil)
-            process.executableURL = URL(fileURLWithPath: "/usr/bin/" + name)
+            process.executableURL = URL(fileURLWithPath: name.hasPrefix("/") ? name : "/usr/bin/" + name)
             process.arguments = arguments
             process.environment = ProcessInfo.processInfo.environment.merging([
                 "GST_PLUGIN_PATH": AnswerCommandTests.binaries.path, "GST_REGISTRY": PluginTests.registry,
@@ -161,5 +162,34 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(names.filter { !["connected", "registered", "levels"].contains($0) },
                        ["ringing", "accepted", "media-connected", "first-frame"], launch.text)
         XCTAssertFalse(launch.text.contains("CRITICAL"), launch.text)
+    }
+
+    /// A C app drives the element over GObject alone (accept on `ringing`,
+    /// `open-door` after the first frame, `hangup` on `door-opened`) and never
+    /// iterates GLib's default main context: the element runs on its own.
+    func testAnAppThatNeverRunsTheDefaultContextDrivesTheElementBySignals() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        let server = try SignalServer()
+        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
+        doorOptions.media.ice = .loopback
+        let door = try SimulatedDoor(doorOptions)
+        var doorEvents: [SimulatedDoor.Event] = []
+        door.onEvent = { doorEvents.append($0) }
+        door.start()
+        defer { door.stop() }
+        let app = try Tool(AnswerCommandTests.binaries.appendingPathComponent("c1nk-gst-plugin-app").path,
+                           [server.url, temporaryDirectory() + "/id"])
+        defer { if app.process.isRunning { app.process.terminate() } }
+        waitUntil("the app registered") { door.isReady && server.connectedAppIds.count == 1 }
+        door.ring()
+        waitUntil("the door opened and the call hung up", timeout: 20) {
+            doorEvents.contains(.doorOpened) && doorEvents.contains(.callEnded(reason: "hangup"))
+        }
+        XCTAssertEqual(app.wait(timeout: 15), 0, app.text)
+        let lines = app.text.split(separator: "\n").map(String.init)
+        let signals = lines.filter { !$0.hasPrefix("event ") && $0 != "ready" }.map { $0.split(separator: " ").first.map(String.init) ?? "" }
+        XCTAssertEqual(signals, ["ringing", "door-opened", "ended"], app.text)
+        XCTAssertTrue(lines.contains { $0.hasPrefix("ended ") && $0.hasSuffix(" hangup") }, app.text)
     }
 }
