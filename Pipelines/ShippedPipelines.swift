@@ -36,7 +36,10 @@ public enum ShippedPipelines {
     /// mapping of /proc/self/maps that holds it; nil in an executable.
     private static func loadedLibrary() -> String? {
         let address = UInt(bitPattern: #dsohandle)
-        guard let maps = try? String(contentsOfFile: "/proc/self/maps", encoding: .utf8) else { return nil }
+        // Read to the end: /proc files report a size of 0, which String(contentsOfFile:) trusts.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
         for line in maps.split(separator: "\n") {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 6, let path = columns.last, path.hasSuffix(".so") else { continue }
