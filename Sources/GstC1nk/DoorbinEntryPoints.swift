@@ -29,7 +29,11 @@ func c1nkDoorbinStart(_ element: UnsafeMutableRawPointer, _ video: UnsafePointer
 @_cdecl("c1nk_swift_doorbin_stop")
 func c1nkDoorbinStop(_ element: UnsafeMutableRawPointer) {
     try? PluginContext.sync {
-        Doorbins.cores.removeValue(forKey: element)?.stop()
+        guard let core = Doorbins.cores.removeValue(forKey: element) else { return }
+        core.stop()
+        // Called from one of our own signal handlers, the core's code is still on the
+        // stack: it is released on a later iteration, not in the middle of it.
+        MainContext.post { withExtendedLifetime(core) {} }
     }
 }
 
