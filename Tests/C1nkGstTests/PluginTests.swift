@@ -47,9 +47,11 @@ final class PluginTests: XCTestCase {
             return process.terminationStatus
         }
 
-        /// The fields of the element messages named `name` in `gst-launch-1.0 -m` output.
-        func messages(_ name: String) -> [[String: String]] {
+        /// The fields of the element messages named `name` in `gst-launch-1.0 -m` output
+        /// (of the element named `element` only, when given).
+        func messages(_ name: String, from element: String? = nil) -> [[String: String]] {
             text.split(separator: "\n").compactMap { line -> [String: String]? in
+                if let element, !line.contains("from element \"\(element)\"") { return nil }
                 guard let start = line.range(of: "(element): \(name), ") else { return nil }
                 var fields: [String: String] = [:]
                 for pair in line[start.upperBound...].split(separator: ", ") {
@@ -162,6 +164,49 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(names.filter { !["connected", "registered", "levels"].contains($0) },
                        ["ringing", "accepted", "media-connected", "first-frame"], launch.text)
         XCTAssertFalse(launch.text.contains("CRITICAL"), launch.text)
+    }
+
+    /// Two elements in one process, two devices: while one is in a call
+    /// with the first door, the other answers the second door.
+    func testTwoElementsInOneProcessAnswerTwoDoors() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        let server = try SignalServer()
+        var doors: [SimulatedDoor] = []
+        var heard: [String: [SimulatedDoor.Event]] = [:]
+        for id in ["door-1", "door-2"] {
+            var options = SimulatedDoor.Options(serverURL: server.url)
+            options.doorId = id
+            options.media.ice = .loopback
+            let door = try SimulatedDoor(options)
+            door.onEvent = { heard[id, default: []].append($0) }
+            door.start()
+            doors.append(door)
+        }
+        defer { doors.forEach { $0.stop() } }
+        let directory = temporaryDirectory()
+        var arguments = ["-m"]
+        for name in ["a", "b"] {
+            arguments += ["c1nkdoorbin", "name=\(name)", "server=\(server.url)", "answer=auto", "stun-server=none",
+                          "ice-local-ip=127.0.0.1", "device-id-file=\(directory)/\(name)-id",
+                          "\(name).video", "!", "fakesink", "\(name).audio", "!", "fakesink"]
+        }
+        let launch = try Tool("gst-launch-1.0", arguments)
+        defer { if launch.process.isRunning { launch.process.terminate() } }
+        func firstFrames(_ element: String) -> [String] {
+            launch.messages("c1nk-event", from: element).filter { $0["event"] == "first-frame" }.compactMap { $0["callId"] }
+        }
+        waitUntil("both elements registered") { doors.allSatisfy(\.isReady) && server.connectedAppIds.count == 2 }
+        doors[0].ring()
+        waitUntil("the first door answered", timeout: 15) { !firstFrames("a").isEmpty || !firstFrames("b").isEmpty }
+        doors[1].ring()
+        waitUntil("the second door answered by the other element", timeout: 15) { !firstFrames("a").isEmpty && !firstFrames("b").isEmpty }
+        XCTAssertNotEqual(firstFrames("a"), firstFrames("b"))
+        launch.process.interrupt()
+        XCTAssertEqual(launch.wait(timeout: 15), 0, launch.text)
+        waitUntil("both doors to hear the hangup") {
+            heard.values.filter { $0.contains(.callEnded(reason: "hangup")) }.count == 2
+        }
     }
 
     /// A C app drives the element over GObject alone (accept on `ringing`,
