@@ -28,12 +28,14 @@ func c1nkDoorbinStart(_ element: UnsafeMutableRawPointer, _ video: UnsafePointer
 /// READY → NULL: hangs up a call in progress and waits until the door was told.
 @_cdecl("c1nk_swift_doorbin_stop")
 func c1nkDoorbinStop(_ element: UnsafeMutableRawPointer) {
+    let fromOurOwnHandler = PluginContext.isContextThread
     try? PluginContext.sync {
         guard let core = Doorbins.cores.removeValue(forKey: element) else { return }
         core.stop()
         // Called from one of our own signal handlers, the core's code is still on the
-        // stack: it is released on a later iteration, not in the middle of it.
-        MainContext.post { withExtendedLifetime(core) {} }
+        // stack: it is released on a later iteration, not in the middle of it. Otherwise
+        // it is released here, before the element reaches NULL.
+        if fromOurOwnHandler { MainContext.post { withExtendedLifetime(core) {} } }
     }
 }
 

@@ -32,11 +32,13 @@ enum PluginContext {
         return context
     }()
 
+    /// Whether the caller is the context thread, dispatching.
+    static var isContextThread: Bool { g_main_context_is_owner(context) != 0 }
+
     /// Runs `work` on the context thread and waits for it (inline when
     /// called on that thread, e.g. from a signal handler of ours).
     static func sync<T>(_ work: @escaping () throws -> T) throws -> T {
-        let context = self.context
-        if g_main_context_is_owner(context) != 0 { return try work() }
+        if isContextThread { return try work() }
         var result: Result<T, Error>?
         let done = DispatchSemaphore(value: 0)
         MainContext.post {
