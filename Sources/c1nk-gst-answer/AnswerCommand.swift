@@ -65,29 +65,31 @@ enum AnswerCommand {
         let notifier = ServiceNotifier()
         var current = commandLine
         var recordingsInProgress: Set<String> = []
-        events.onEvent = { name, fields in
-            if !current.quiet, let line = StatusLine.text(name, fields, manual: current.answerer.answerMode == .manual) {
-                stderr.write("c1nk-gst-answer: \(line)\n", priority: name == "error" ? .error : .info)
+        events.onEvent = { event, object in
+            if !current.quiet, let line = StatusLine.text(event, manual: current.answerer.answerMode == .manual) {
+                var isError = false
+                if case .error = event { isError = true }
+                stderr.write("c1nk-gst-answer: \(line)\n", priority: isError ? .error : .info)
             }
-            control?.broadcast(fields)
-            switch name {
-            case "registered": notifier.ready(status: StatusLine.text(name, fields, manual: false) ?? "registered")
-            case "ringing", "accepted", "ended", "disconnected", "connect-failed":
+            control?.broadcast(object)
+            switch event {
+            case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
+            case .ringing, .accepted, .ended, .disconnected, .connectFailed:
                 // `systemctl status` shows what the doorbell is doing.
-                if let line = StatusLine.text(name, fields, manual: false) { notifier.status(line) }
-            case "recording": if let path = fields["path"] as? String { recordingsInProgress.insert(path) }
-            case "recorded": if let path = fields["path"] as? String { recordingsInProgress.remove(path) }
+                if let line = StatusLine.text(event, manual: false) { notifier.status(line) }
+            case .recording(_, let path): recordingsInProgress.insert(path)
+            case .recorded(_, let path, _): recordingsInProgress.remove(path)
             default: break
             }
             retention?.protected = recordingsInProgress
         }
         let installRetention = { (r: RecordingRetention?) in
-            r?.onDeleted = { path, reason in events.emit("deleted", fields: ["path": path, "reason": reason.rawValue]) }
+            r?.onDeleted = { path, reason in events.emit(.deleted(path: path, reason: reason.rawValue)) }
             r?.protected = recordingsInProgress
         }
         installRetention(retention)
         options.beforeRecording = { retention?.prepareForRecording() }
-        let answerer = Answerer(client: client, options: options, events: events)
+        let answerer = Answerer(signaller: client, options: options, events: events)
         screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
 
@@ -103,7 +105,7 @@ enum AnswerCommand {
             let outcome = Reload.run(current)
             for line in outcome.report { stderr.write("c1nk-gst-answer: \(line)\n", priority: outcome.failed ? .error : .notice) }
             guard let fresh = outcome.settings else {
-                events.emit("error", fields: ["message": outcome.report.joined(separator: "; ")])
+                events.emit(.error(message: outcome.report.joined(separator: "; ")))
                 return
             }
             var newOptions = fresh.answerer
@@ -120,7 +122,7 @@ enum AnswerCommand {
             installRetention(retention)
             answerer.options = newOptions
             current = fresh
-            events.emit("reloaded", fields: ["applied": outcome.applied, "needsRestart": outcome.needsRestart])
+            events.emit(.reloaded(applied: outcome.applied, needsRestart: outcome.needsRestart))
             retention?.sweep()
         }
         let watches = [UnixSignalWatch(signal: SIGINT) { stop("SIGINT") },

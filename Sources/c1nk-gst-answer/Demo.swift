@@ -38,7 +38,7 @@ enum Demo {
             }
             let events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let client = try SignalClient(SignalClient.Configuration(url: server.url, deviceId: "demo-resident"))
-            let answerer = Answerer(client: client, options: options, events: events)
+            let answerer = Answerer(signaller: client, options: options, events: events)
             screens.connect(answerer, events: events)
             answerer.start()
             guard MainContext.run(timeout: 5, until: { !server.connectedAppIds.isEmpty }) else {

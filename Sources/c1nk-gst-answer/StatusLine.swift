@@ -3,36 +3,34 @@ import C1nkGst
 /// What a person at the terminal reads about the events (standard error;
 /// `--events` has them all as JSON).
 enum StatusLine {
-    static func text(_ name: String, _ fields: [String: Any], manual: Bool) -> String? {
-        func field(_ key: String) -> String { fields[key].map { "\($0)" } ?? "?" }
-        switch name {
-        case "connected": return "connected to \(field("server"))"
-        case "registered": return "hello-ok: registered as device \(field("deviceId")); waiting for rings"
-        case "disconnected": return "disconnected (\(field("reason"))); reconnecting"
-        case "connect-failed": return "cannot reach the server (\(field("reason"))); retrying in \(field("retryIn")) s"
-        case "ringing":
-            return "RING: \(field("doorName"))" + (manual ? " — type accept (a) or reject (r), then Enter" : "")
-        case "accepted": return "accepted: talk" + (manual ? "; open (o), mute (m), unmute (u), hangup (h)" : "")
-        case "first-frame": return "the door's video is showing"
-        case "door-opened": return "ODOMKNUTÉ: the door is open"
-        case "ended": return "call ended: \(field("reason"))"
-        case "recording": return "recording to \(field("path"))"
-        case "recorded":
-            return fields["error"] == nil ? "recorded \(field("path"))"
-                : "recording stopped (\(field("error"))); the call goes on; kept \(field("path"))"
-        case "missed": return "missed a ring from \(field("doorName")) (\(field("reason")): already in a call)"
-        case "door-open-failed":
-            return field("reason") == "not-connected"
-                ? "the door was NOT opened: not connected to the server; try again once reconnected"
-                : "the door was NOT opened: no reply from the door; try again"
-        case "error": return "error: \(field("message"))"
-        case "deleted": return "deleted the old recording \(field("path")) (\(field("reason")))"
-        case "reloaded":
-            let applied = (fields["applied"] as? [String]) ?? []
-            let restart = (fields["needsRestart"] as? [String]) ?? []
+    static func text(_ event: CallEvent, manual: Bool) -> String? {
+        switch event {
+        case .connected(let server): return "connected to \(server)"
+        case .registered(let deviceId): return "hello-ok: registered as device \(deviceId); waiting for rings"
+        case .disconnected(let reason): return "disconnected (\(reason)); reconnecting"
+        case let .connectFailed(reason, retryIn): return "cannot reach the server (\(reason)); retrying in \(retryIn) s"
+        case .ringing(_, let doorName):
+            return "RING: \(doorName)" + (manual ? " — type accept (a) or reject (r), then Enter" : "")
+        case .accepted: return "accepted: talk" + (manual ? "; open (o), mute (m), unmute (u), hangup (h)" : "")
+        case .firstFrame: return "the door's video is showing"
+        case .doorOpened: return "ODOMKNUTÉ: the door is open"
+        case .ended(_, let reason, _, _, _): return "call ended: \(reason.rawValue)"
+        case .recording(_, let path): return "recording to \(path)"
+        case let .recorded(_, path, error):
+            guard let error else { return "recorded \(path)" }
+            return "recording stopped (\(error)); the call goes on; kept \(path)"
+        case let .missed(_, doorName, reason): return "missed a ring from \(doorName) (\(reason): already in a call)"
+        case .doorOpenFailed(_, let reason):
+            switch reason {
+            case .notConnected: return "the door was NOT opened: not connected to the server; try again once reconnected"
+            case .noReply: return "the door was NOT opened: no reply from the door; try again"
+            }
+        case .error(_, let message): return "error: \(message)"
+        case let .deleted(path, reason): return "deleted the old recording \(path) (\(reason))"
+        case let .reloaded(applied, restart):
             return "reloaded the config: " + (applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", "))
                 + (restart.isEmpty ? "" : "; restart to apply " + restart.joined(separator: ", "))
-        default: return nil
+        case .mediaConnected, .levels, .measurements: return nil
         }
     }
 }

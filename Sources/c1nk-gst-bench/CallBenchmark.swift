@@ -75,7 +75,7 @@ struct CallBenchmark {
         door.ring()
         var mediaStart: Double?
         let finished = MainContext.run(timeout: options.duration + 20) {
-            if mediaStart == nil, Events(path: eventsPath).first("first-frame") != nil { mediaStart = MainContext.monotonicSeconds() }
+            if mediaStart == nil, Events(path: eventsPath).time(.firstFrame) != nil { mediaStart = MainContext.monotonicSeconds() }
             return !answerer.isRunning
         }
         monitor.stop()
@@ -84,25 +84,25 @@ struct CallBenchmark {
             throw BenchError("the call did not end")
         }
         let events = Events(path: eventsPath)
-        guard let measurements = events.first("measurements") else {
+        guard let measurements = events.measurements else {
             throw BenchError("the answerer reported no measurements (events: \(events.names.joined(separator: ", ")))")
         }
-        let ringAt = events.time("ringing")
-        let endAt = events.time("ended")
-        let firstFrameAt = events.time("first-frame")
+        let ringAt = events.time(.ringing)
+        let endAt = events.time(.ended)
+        let firstFrameAt = events.time(.firstFrame)
         let mediaSeconds = (endAt ?? 0) - (firstFrameAt ?? 0)
         var acceptToAudio: Double?
         if let accepted = door.acceptedAt, let heard = door.heardLevels.first(where: { $0.time >= accepted && $0.level > -40 }) {
             acceptToAudio = (heard.time - accepted) * 1000
         }
         func stats(_ key: String) -> LatencyStats {
-            guard let fields = measurements[key] as? [String: Any] else { return LatencyStats([]) }
+            guard let fields = measurements[key]?.objectValue else { return LatencyStats([]) }
             var stats = LatencyStats([])
-            stats.count = fields["count"] as? Int ?? 0
-            stats.p50 = fields["p50"] as? Double ?? 0
-            stats.p95 = fields["p95"] as? Double ?? 0
-            stats.p99 = fields["p99"] as? Double ?? 0
-            stats.max = fields["max"] as? Double ?? 0
+            stats.count = fields["count"]?.intValue ?? 0
+            stats.p50 = fields["p50"]?.doubleValue ?? 0
+            stats.p95 = fields["p95"]?.doubleValue ?? 0
+            stats.p99 = fields["p99"]?.doubleValue ?? 0
+            stats.max = fields["max"]?.doubleValue ?? 0
             return stats
         }
         return CallFigures(
@@ -110,21 +110,21 @@ struct CallBenchmark {
             decodeMs: stats("decodeMs"), glassToGlassMs: stats("glassToGlassMs"),
             glassToGlassSteadyMs: stats("glassToGlassSteadyMs"),
             ringToFirstFrameMs: pair(ringAt, firstFrameAt).map { ($1 - $0) * 1000 },
-            ringToMediaConnectedMs: pair(ringAt, events.time("media-connected")).map { ($1 - $0) * 1000 },
+            ringToMediaConnectedMs: pair(ringAt, events.time(.mediaConnected)).map { ($1 - $0) * 1000 },
             acceptToAudioMs: acceptToAudio,
             cpuPercent: monitor.cpuPercent(since: mediaStart ?? 0),
             displayCPUPercent: options.screens == nil ? nil : monitor.displayCPUPercent(since: mediaStart ?? 0),
             peakRSSMB: Double(monitor.peakRSSBytes) / 1_048_576,
-            framesDecoded: measurements["framesDecoded"] as? Int ?? 0,
+            framesDecoded: measurements["framesDecoded"]?.intValue ?? 0,
             framesExpected: Int(mediaSeconds * 30),
-            unreadableStamps: measurements["unreadableStamps"] as? Int ?? 0,
-            framesDroppedLate: measurements["framesDroppedLate"] as? Int,
+            unreadableStamps: measurements["unreadableStamps"]?.intValue ?? 0,
+            framesDroppedLate: measurements["framesDroppedLate"]?.intValue,
             baseline: nil,
-            framesIntact: measurements["framesIntact"] as? Int,
-            framesSent: measurements["framesSent"] as? Int,
-            longestFreezeMs: measurements["longestFreezeMs"] as? Double,
-            keyframeRequests: measurements["keyframeRequests"] as? Int,
-            setupMs: measurements["setupMs"] as? [String: Double],
+            framesIntact: measurements["framesIntact"]?.intValue,
+            framesSent: measurements["framesSent"]?.intValue,
+            longestFreezeMs: measurements["longestFreezeMs"]?.doubleValue,
+            keyframeRequests: measurements["keyframeRequests"]?.intValue,
+            setupMs: measurements["setupMs"]?.objectValue?.compactMapValues(\.doubleValue),
             latency: latency ?? options.latency)
     }
 
@@ -134,21 +134,29 @@ struct CallBenchmark {
     }
 }
 
-/// The answerer's events file, read back.
+/// The answerer's events file, read back as typed events.
 struct Events {
-    let objects: [[String: Any]]
+    let records: [TimedCallEvent]
 
     init(path: String) {
-        let text = (try? String(contentsOfFile: path, encoding: .utf8)) ?? ""
-        objects = text.split(separator: "\n").compactMap {
-            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
-        }
+        records = TimedCallEvent.read((try? String(contentsOfFile: path, encoding: .utf8)) ?? "")
     }
 
-    var names: [String] { objects.compactMap { $0["event"] as? String } }
-    func first(_ name: String) -> [String: Any]? { objects.first { $0["event"] as? String == name } }
-    /// The event's time in seconds (unix).
-    func time(_ name: String) -> Double? { (first(name)?["t"] as? Int).map { Double($0) / 1000 } }
+    var names: [String] { records.map(\.event.name) }
+    /// The time (unix seconds) of the first event of this kind.
+    func time(_ kind: CallEvent.Kind) -> Double? {
+        records.first { $0.event.kind == kind }.map { Double($0.t) / 1000 }
+    }
+    /// The figures of the first `measurements` event.
+    var measurements: [String: JSONValue]? {
+        for record in records { if case .measurements(_, let figures) = record.event { return figures } }
+        return nil
+    }
+    /// Frames rendered, from the first `ended` event.
+    var framesRendered: Int? {
+        for record in records { if case .ended(_, _, _, _, let frames) = record.event { return frames } }
+        return nil
+    }
 }
 
 struct BenchError: Error, CustomStringConvertible {

@@ -76,8 +76,9 @@ struct ScaleBenchmark {
         var worst = 1.0
         for (_, _, path) in answerers {
             let events = Events(path: path)
-            let frames = events.first("ended")?["frames"] as? Int ?? 0
-            let seconds = (events.time("ended") ?? 0) - (events.time("first-frame") ?? (events.time("ended") ?? 0))
+            let frames = events.framesRendered ?? 0
+            let endedAt = events.time(.ended) ?? 0
+            let seconds = endedAt - (events.time(.firstFrame) ?? endedAt)
             worst = min(worst, seconds > 0 ? Double(frames) / (seconds * 30) : 0)
         }
         let doorsCPU = pair(selfStart, selfEnd).map { ProcessSample.cpuPercent(from: $0, to: $1) } ?? 0

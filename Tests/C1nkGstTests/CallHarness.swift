@@ -36,7 +36,7 @@ final class CallHarness {
         for _ in 0..<count {
             let client = try makeClient(server.url, timing: SignalTiming(pingInterval: 25, pongTimeout: 40, initialBackoff: 0.1, maximumBackoff: 1))
             let events = EventLog()
-            let answerer = Answerer(client: client, options: Self.answererOptions(configure), events: events)
+            let answerer = Answerer(signaller: client, options: Self.answererOptions(configure), events: events)
             answerer.start()
             answerers.append((answerer, client, events))
         }

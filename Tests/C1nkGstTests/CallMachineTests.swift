@@ -82,7 +82,9 @@ private func eventCallId(_ event: Event) -> String? {
 
 private func actionCallId(_ action: Action) -> String? {
     switch action {
-    case let .emit(_, id, _), let .startMedia(id, _, _), let .addRemoteCandidate(id, _), let .stopMedia(id),
+    case let .emit(event):
+        return event.callId
+    case let .startMedia(id, _, _), let .addRemoteCandidate(id, _), let .stopMedia(id),
          let .enableAudio(id), let .startTimer(_, id), let .callAccepted(id):
         return id
     case let .send(message):
@@ -124,23 +126,22 @@ private enum Script {
 // MARK: - Expected actions
 
 private func ringing(_ id: String = current) -> [Action] {
-    [.emit(name: "ringing", callId: id, fields: ["doorName": door]), .startRingtone,
+    [.emit(.ringing(callId: id, doorName: door)), .startRingtone,
      .send(.join(callId: id)), .startTimer(.connect, callId: id)]
 }
 
 private func accepting(_ id: String = current) -> [Action] {
     [.stopRingtone, .send(.accept(callId: id)), .enableAudio(callId: id),
-     .emit(name: "accepted", callId: id, fields: [:]), .callAccepted(callId: id)]
+     .emit(.accepted(callId: id)), .callAccepted(callId: id)]
 }
 
 private func ended(_ reason: String, _ id: String = current, serverReason: String? = nil) -> Action {
-    var fields = ["reason": reason, "doorName": door]
-    if let serverReason { fields["serverReason"] = serverReason }
-    return .emit(name: "ended", callId: id, fields: fields)
+    return .emit(.ended(callId: id, reason: CallMachine.EndReason(rawValue: reason)!, doorName: door,
+                        serverReason: serverReason))
 }
 
 private func isEnded(_ action: Action) -> Bool {
-    if case .emit("ended", _, _) = action { return true }
+    if case .emit(.ended) = action { return true }
     return false
 }
 
@@ -195,9 +196,9 @@ private struct Harness {
             case let .startMedia(id, _, audioEnabled):
                 XCTAssertEqual(audioEnabled, acceptSent.contains(id),
                                "media audio must be on exactly when accepted; \(context())", file: file, line: line)
-            case .emit("ringing", _, _):
+            case .emit(.ringing):
                 XCTAssertEqual(index, 0, "ringing must come first; \(context())", file: file, line: line)
-            case let .emit("missed", id, _):
+            case let .emit(.missed(id, _, _)):
                 XCTAssertEqual(event, .incoming(callId: id, doorName: door), "missed only for a ring; \(context())",
                                file: file, line: line)
                 XCTAssertNotNil(callBefore, "missed only while busy; \(context())", file: file, line: line)
@@ -205,7 +206,7 @@ private struct Harness {
                                file: file, line: line)
                 XCTAssertEqual(actions.count, 1, "a missed ring does nothing else; \(context())", file: file, line: line)
                 endedCount[id, default: 0] += 1
-            case let .emit("ended", id, _):
+            case let .emit(.ended(id, _, _, _, _)):
                 endedNow.append(id)
                 endedCount[id, default: 0] += 1
                 XCTAssertEqual(endedCount[id], 1, "second ended for \(id); \(context())", file: file, line: line)
@@ -402,7 +403,7 @@ final class CallMachineTests: XCTestCase {
             var machine = start
             // No reject: this device never joined that ring, and a reject could end it for every resident.
             XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)),
-                           [.emit(name: "missed", callId: foreign, fields: ["doorName": door, "reason": "busy"])])
+                           [.emit(.missed(callId: foreign, doorName: door, reason: "busy"))])
             XCTAssertEqual(machine.call, start.call, "the current call is untouched")
             XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), [], "already handled")
         }
@@ -527,12 +528,12 @@ final class CallMachineTests: XCTestCase {
         var ringingMachine = drive(Script.withMedia)
         XCTAssertEqual(ringingMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
                        [.send(.reject(callId: current)),
-                        .emit(name: "error", callId: current, fields: ["message": "dtls failed"]),
+                        .emit(.error(callId: current, message: "dtls failed")),
                         .cancelTimers, .stopRingtone, .stopMedia(callId: current), ended("media-failed")])
         var acceptedMachine = drive(Script.acceptedConnected)
         XCTAssertEqual(acceptedMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
                        [.send(.hangup(callId: current)),
-                        .emit(name: "error", callId: current, fields: ["message": "dtls failed"]),
+                        .emit(.error(callId: current, message: "dtls failed")),
                         .cancelTimers, .stopMedia(callId: current), ended("media-failed")])
     }
 
@@ -577,7 +578,7 @@ final class CallMachineTests: XCTestCase {
     func testMediaConnectedCancelsTheTimerAndIsEmittedOnce() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
-                       [.cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:])])
+                       [.cancelTimer(.connect), .emit(.mediaConnected(callId: current))])
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)), [])
         _ = machine.handle(.userAccept)
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)), [])
@@ -586,7 +587,7 @@ final class CallMachineTests: XCTestCase {
     func testFirstFrameIsEmittedOnce() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.firstFrame(callId: current)),
-                       [.emit(name: "first-frame", callId: current, fields: [:])])
+                       [.emit(.firstFrame(callId: current))])
         XCTAssertEqual(machine.handle(.firstFrame(callId: current)), [])
         _ = machine.handle(.userAccept)
         XCTAssertEqual(machine.handle(.firstFrame(callId: current)), [])
@@ -629,7 +630,7 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
                        [.send(.answer(callId: current, sdp: answerSdp))], "answer only: the call is already accepted")
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
-                       [.cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:])],
+                       [.cancelTimer(.connect), .emit(.mediaConnected(callId: current))],
                        "media resumed")
         XCTAssertEqual(machine.call?.phase, .accepted)
     }
@@ -686,7 +687,7 @@ final class CallMachineTests: XCTestCase {
 
         var recovers = drive(Script.mediaLost)
         XCTAssertEqual(recovers.handle(.mediaConnected(callId: current)),
-                       [.cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:])])
+                       [.cancelTimer(.connect), .emit(.mediaConnected(callId: current))])
         XCTAssertEqual(recovers.handle(.timeout(.connect, callId: current)), [], "a late timer does nothing")
         XCTAssertEqual(recovers.call?.phase, .accepted)
     }
@@ -719,7 +720,7 @@ final class CallMachineTests: XCTestCase {
         var machine = drive(Script.serverErrorWhileRinging)
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
                        [.cancelTimer(.connect), .cancelTimer(.serverErrorGrace),
-                        .emit(name: "media-connected", callId: current, fields: [:])])
+                        .emit(.mediaConnected(callId: current))])
         XCTAssertEqual(machine.handle(.timeout(.serverErrorGrace, callId: current)), [])
         XCTAssertNotNil(machine.call)
     }
@@ -792,7 +793,7 @@ final class CallMachineTests: XCTestCase {
                            [.send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)])
             XCTAssertEqual(machine.handle(.userOpenDoor), [], "already asked")
             XCTAssertEqual(machine.handle(.doorOpenOk(callId: current)),
-                           [.cancelTimer(.doorOpen), .emit(name: "door-opened", callId: current, fields: [:])])
+                           [.cancelTimer(.doorOpen), .emit(.doorOpened(callId: current))])
             XCTAssertEqual(machine.handle(.timeout(.doorOpen, callId: current)), [], "a late timer does nothing")
         }
     }
@@ -800,7 +801,7 @@ final class CallMachineTests: XCTestCase {
     func testNoDoorOpenOkInTimeIsReportedAndTheCallGoesOn() {
         var machine = drive(Script.doorOpening)
         XCTAssertEqual(machine.handle(.timeout(.doorOpen, callId: current)),
-                       [.emit(name: "door-open-failed", callId: current, fields: ["reason": "no-reply"])])
+                       [.emit(.doorOpenFailed(callId: current, reason: .noReply))])
         XCTAssertEqual(machine.call?.phase, .accepted)
         XCTAssertEqual(machine.handle(.userOpenDoor),
                        [.send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)], "may try again")
@@ -810,7 +811,7 @@ final class CallMachineTests: XCTestCase {
         var machine = drive(Script.signalingDown)
         let actions = machine.handle(.userOpenDoor)
         XCTAssertFalse(actions.contains { if case .send = $0 { true } else { false } }, "\(actions)")
-        XCTAssertEqual(actions.first, .emit(name: "door-open-failed", callId: current, fields: ["reason": "not-connected"]))
+        XCTAssertEqual(actions.first, .emit(.doorOpenFailed(callId: current, reason: .notConnected)))
         XCTAssertTrue(actions.contains { if case .refuse = $0 { true } else { false } })
         // Back online: nothing of it goes out with the rejoin.
         XCTAssertEqual(machine.handle(.signalingReconnected),
@@ -827,7 +828,7 @@ final class CallMachineTests: XCTestCase {
     func testDoorOpenOkIsShown() {
         var machine = drive(Script.acceptedConnected)
         XCTAssertEqual(machine.handle(.doorOpenOk(callId: current)),
-                       [.emit(name: "door-opened", callId: current, fields: [:])])
+                       [.emit(.doorOpened(callId: current))])
     }
 
     // MARK: Whole calls
@@ -850,10 +851,10 @@ final class CallMachineTests: XCTestCase {
             .addRemoteCandidate(callId: current, candidate: remoteCandidate),
             .send(.answer(callId: current, sdp: answerSdp)),
         ] + accepting() + [
-            .cancelTimer(.connect), .emit(name: "media-connected", callId: current, fields: [:]),
-            .emit(name: "first-frame", callId: current, fields: [:]),
+            .cancelTimer(.connect), .emit(.mediaConnected(callId: current)),
+            .emit(.firstFrame(callId: current)),
             .send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current),
-            .cancelTimer(.doorOpen), .emit(name: "door-opened", callId: current, fields: [:]),
+            .cancelTimer(.doorOpen), .emit(.doorOpened(callId: current)),
             .setMicrophoneMuted(true),
             .send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("hangup"),
         ])

@@ -1,6 +1,9 @@
-/// Answers the door: feeds the signaling client's events and the user's
-/// commands into the call state machine, and performs the actions it returns
-/// with a media session, a ringtone, timers and the events log.
+/// Answers the door: feeds the signaller's events and the user's commands
+/// into the call state machine, and performs the actions it returns with a
+/// media session, a ringtone, timers and the events log (typed `CallEvent`s).
+///
+/// It takes any `Signaller` (the libsoup `SignalClient`, or `InMemorySignaller`
+/// in tests) and any `CallMediaFactory` (`AnswerSession.factory` by default).
 ///
 /// Everything here runs on the main context (see `MainContext`).
 public final class Answerer {
@@ -59,7 +62,9 @@ public final class Answerer {
     /// True once `exitAfterCalls` calls have ended.
     public private(set) var isFinished = false
     public var currentCallId: String? { machine.call?.callId }
-    public var currentSession: AnswerSession? { session }
+    public var currentSession: AnswerSession? { session as? AnswerSession }
+    /// The media of the call in progress, whatever made it.
+    public var currentMedia: (any CallMedia)? { session }
     /// The call's timers running now (diagnostics and tests).
     public var runningTimers: Set<CallMachine.Timer> { Set(machineTimers.keys) }
     /// Sees every action of the call state machine as it is performed (the
@@ -69,20 +74,21 @@ public final class Answerer {
     /// and every call's audio. Nil only if `--audio-sink` cannot be built.
     public let speaker: SpeakerOutput?
 
-    private let client: SignalClient
+    private let signaller: any Signaller
+    private let makeMedia: CallMediaFactory
     /// Changed by a reload (SIGHUP); a call in progress keeps what it started with.
     public var options: Options
     private let events: EventLog
     private let log = Log.call
     private var machine = CallMachine()
-    private var session: AnswerSession?
+    private var session: (any CallMedia)?
     private var ringtone: Ringtone?
     /// The state machine's timers for the call in progress.
     private var machineTimers: [CallMachine.Timer: GLibTimer] = [:]
     /// Scripting timers (auto answer, --open-door-after, --hangup-after), per call.
     private var callTimers: [String: [GLibTimer]] = [:]
     private var hasConnectedBefore = false
-    private var finishing: [ObjectIdentifier: AnswerSession] = [:]
+    private var finishing: [ObjectIdentifier: any CallMedia] = [:]
     /// Recording files announced with a `recording` event and not yet `recorded`.
     private var recordingAnnounced: Set<String> = []
     /// The user's mute, kept across the sessions of one call (a re-offer
@@ -90,8 +96,10 @@ public final class Answerer {
     private var microphoneMuted = false
     private var levelsTimer: GLibTimer?
 
-    public init(client: SignalClient, options: Options, events: EventLog) {
-        self.client = client
+    public init(signaller: any Signaller, options: Options, events: EventLog,
+                makeMedia: @escaping CallMediaFactory = AnswerSession.factory) {
+        self.signaller = signaller
+        self.makeMedia = makeMedia
         self.options = options
         self.events = events
         do {
@@ -101,15 +109,15 @@ public final class Answerer {
             Log.media.warning("the speaker: \(error)")
         }
         WebRTCBin.warmUp()
-        if let problem = speaker?.problem { events.emit("error", fields: ["message": problem]) }
+        if let problem = speaker?.problem { events.emit(.error(message: problem)) }
         speaker?.onProblem = { [weak self] problem in
-            self?.events.emit("error", callId: self?.machine.call?.callId, fields: ["message": problem])
+            self?.events.emit(.error(callId: self?.machine.call?.callId, message: problem))
         }
     }
 
     public func start() {
-        client.onEvent = { [weak self] event in self?.signalEvent(event) }
-        client.start()
+        signaller.onEvent = { [weak self] event in self?.signalEvent(event) }
+        signaller.start()
     }
 
     /// Ends a call in progress (`hangup`, or `reject` while ringing) and stops.
@@ -118,7 +126,7 @@ public final class Answerer {
         MainContext.run(timeout: 5) { finishing.isEmpty }
         // Let the last message leave before the socket closes.
         MainContext.spin(0.2)
-        client.stop()
+        signaller.stop()
     }
 
     /// One line of manual answering: accept, reject, open, hangup, mute,
@@ -144,21 +152,21 @@ public final class Answerer {
     private func signalEvent(_ event: SignalEvent) {
         switch event {
         case .connected:
-            events.emit("connected", fields: ["server": client.configuration.url])
+            events.emit(.connected(server: signaller.serverURL))
             if hasConnectedBefore { handle(.signalingReconnected) }
             hasConnectedBefore = true
         case .ready(let deviceId):
             log.info("hello-ok: registered as device \(deviceId)")
-            events.emit("registered", fields: ["deviceId": deviceId])
+            events.emit(.registered(deviceId: deviceId))
         case .disconnected(let reason):
-            events.emit("disconnected", fields: ["reason": reason])
+            events.emit(.disconnected(reason: reason))
             handle(.signalingLost)
         case let .connectFailed(reason, retryIn):
-            events.emit("connect-failed", fields: ["reason": reason, "retryIn": retryIn])
+            events.emit(.connectFailed(reason: reason, retryIn: retryIn))
         case .deviceIdAssigned:
             break
         case .protocolError(let error):
-            events.emit("error", fields: ["message": "server sent a frame we refused: \(error)"])
+            events.emit(.error(message: "server sent a frame we refused: \(error)"))
         case .message(let message):
             serverMessage(message)
         }
@@ -173,7 +181,7 @@ public final class Answerer {
         case let .callEnd(callId, reason): handle(.callEnd(callId: callId, reason: reason))
         case .doorOpenOk(let callId): handle(.doorOpenOk(callId: callId))
         case let .error(text, callId):
-            events.emit("error", callId: callId ?? machine.call?.callId, fields: ["message": "server: \(text)"])
+            events.emit(.error(callId: callId ?? machine.call?.callId, message: "server: \(text)"))
             handle(.serverError(callId: callId, message: text))
         case .welcome, .helloOk, .tokenOk, .pong: break
         }
@@ -204,10 +212,10 @@ public final class Answerer {
 
     private func perform(_ action: CallMachine.Action) {
         switch action {
-        case let .emit(name, callId, fields):
-            emitted(name, callId: callId, fields: fields)
+        case .emit(let event):
+            emitted(event)
         case .send(let message):
-            client.send(message)
+            signaller.send(message)
         case .startRingtone:
             guard let source = options.ringtone, let speaker else { return }
             do {
@@ -251,63 +259,71 @@ public final class Answerer {
         }
     }
 
-    private func emitted(_ name: String, callId: String, fields: [String: String]) {
+    /// Keeps the call's figures and timers in step with what the machine
+    /// reports, adds the answerer's own fields, and writes the event.
+    private func emitted(_ event: CallEvent) {
         let now = MainContext.monotonicSeconds()
-        var extra: [String: Any] = fields
-        switch name {
-        case "ringing":
+        var event = event
+        func sinceRing() -> Int? { lastCall.ringAt.map { Int((now - $0) * 1000) } }
+        switch event {
+        case let .ringing(callId, doorName):
             lastCall = CallFigures(callId: callId, ringAt: now)
             microphoneMuted = false
-            log.info("ringing: \(fields["doorName"] ?? "?") (call \(callId))")
-            if options.answerMode == .auto { callTimer(callId, after: options.answerDelay, .userAccept) }
-        case "missed":
+            log.info("ringing: \(doorName) (call \(callId))")
+            if options.answerMode == .auto { answerAutomatically(callId) }
+        case let .missed(callId, doorName, reason):
             // Another ring while busy: the call in progress, its timers and counts stay as they are.
-            log.info("missed a ring from \(fields["doorName"] ?? "?") (call \(callId)): \(fields["reason"] ?? "?")")
-        case "door-open-failed":
-            log.warning("call \(callId): the door did not open (\(fields["reason"] ?? "?"))")
-        case "media-connected":
+            log.info("missed a ring from \(doorName) (call \(callId)): \(reason)")
+        case let .doorOpenFailed(callId, reason):
+            log.warning("call \(callId): the door did not open (\(reason.rawValue))")
+        case .mediaConnected(let callId, _):
             lastCall.mediaConnectedAt = now
-            if let ring = lastCall.ringAt { extra["sinceRingMs"] = Int((now - ring) * 1000) }
-        case "first-frame":
+            event = .mediaConnected(callId: callId, sinceRingMs: sinceRing())
+        case .firstFrame(let callId, _):
             lastCall.firstFrameAt = now
-            if let ring = lastCall.ringAt { extra["sinceRingMs"] = Int((now - ring) * 1000) }
-        case "door-opened":
+            event = .firstFrame(callId: callId, sinceRingMs: sinceRing())
+        case .doorOpened:
             lastCall.doorOpened = true
-        case "accepted":
+        case .accepted(let callId):
             levelsTimer = GLibTimer(after: options.levelsInterval, repeats: true) { [weak self] in self?.emitLevels(callId: callId) }
-        case "ended":
+        case let .ended(callId, reason, doorName, serverReason, _):
             if lastCall.callId == callId {
-                lastCall.endReason = fields["reason"]
-                extra["frames"] = lastCall.framesRendered
+                lastCall.endReason = reason.rawValue
+                event = .ended(callId: callId, reason: reason, doorName: doorName, serverReason: serverReason,
+                               frames: lastCall.framesRendered)
             }
             // Only this call's timers: nothing else may be running, but nothing else is ours to stop.
             callTimers[callId] = nil
             levelsTimer = nil
             endedCalls += 1
-            log.info("call \(callId) ended: \(fields["reason"] ?? "?")")
+            log.info("call \(callId) ended: \(reason.rawValue)")
             if let limit = options.exitAfterCalls, endedCalls >= limit { isFinished = true }
         default:
             break
         }
-        events.emit(name, callId: callId, fields: extra)
+        events.emit(event)
+    }
+
+    /// `--answer auto`: accept `answerDelay` seconds after the ring.
+    private func answerAutomatically(_ callId: String) {
+        callTimer(callId, after: options.answerDelay, .userAccept)
     }
 
     private func startMedia(callId: String, offer: String, audioEnabled: Bool) {
         stopMedia()
         var media = options.media
         if media.recording != nil, let refusal = options.beforeRecording?() {
-            events.emit("error", callId: callId, fields: ["message": refusal])
+            events.emit(.error(callId: callId, message: refusal))
             media.recording = .discard
         }
         do {
-            let session = try AnswerSession(callId: callId, offer: offer, configuration: media, audioEnabled: audioEnabled,
-                                            speaker: speaker)
+            let session = try makeMedia(callId, offer, media, audioEnabled, speaker)
             session.setMicrophoneMuted(microphoneMuted)
-            session.onAudioProblem = { [weak self] text in self?.events.emit("error", callId: callId, fields: ["message": text]) }
+            session.onAudioProblem = { [weak self] text in self?.events.emit(.error(callId: callId, message: text)) }
             session.onAnswer = { [weak self, weak session] sdp in
                 guard let self else { return }
                 if let session, let path = session.recordingPath, self.recordingAnnounced.insert(path).inserted {
-                    self.events.emit("recording", callId: callId, fields: ["path": path])
+                    self.events.emit(.recording(callId: callId, path: path))
                 }
                 self.handle(.answerCreated(callId: callId, sdp: sdp))
             }
@@ -316,12 +332,12 @@ public final class Answerer {
             session.onDisconnected = { [weak self] in self?.handle(.mediaDisconnected(callId: callId)) }
             session.onFirstFrame = { [weak self] in self?.handle(.firstFrame(callId: callId)) }
             session.onFailure = { [weak self] reason in self?.handle(.mediaFailed(callId: callId, reason: reason)) }
-            session.onWarning = { [weak self] text in self?.events.emit("error", callId: callId, fields: ["message": text]) }
+            session.onWarning = { [weak self] text in self?.events.emit(.error(callId: callId, message: text)) }
             session.onRecordingFailed = { [weak self, weak session] reason in
                 guard let self, let path = session?.recordingPath else { return }
                 // The recording ends here; the call goes on.
                 self.recordingAnnounced.remove(path)
-                self.events.emit("recorded", callId: callId, fields: ["path": path, "error": reason])
+                self.events.emit(.recorded(callId: callId, path: path, error: reason))
             }
             self.session = session
         } catch {
@@ -336,8 +352,8 @@ public final class Answerer {
         guard let session, session.callId == callId else { return }
         let levels = session.takeLevels()
         func dB(_ value: Double) -> Double { value.isFinite ? max(-100, (value * 10).rounded() / 10) : -100 }
-        events.emit("levels", callId: callId, fields: ["door": dB(levels.door), "resident": dB(levels.resident),
-                                                      "muted": session.isMicrophoneMuted])
+        events.emit(.levels(callId: callId, door: dB(levels.door), resident: dB(levels.resident),
+                            muted: session.isMicrophoneMuted))
     }
 
     /// Ends the current media session; a recording is finalised in the
@@ -350,17 +366,17 @@ public final class Answerer {
             lastCall.speakerPeakWhileEnabled = max(lastCall.speakerPeakWhileEnabled, session.speakerPeakWhileEnabled)
         }
         self.session = nil
-        if let summary = session.measurements {
-            events.emit("measurements", callId: session.callId, fields: summary.fields)
+        if let figures = session.measurementFigures {
+            events.emit(.measurements(callId: session.callId, figures: figures))
         }
         let key = ObjectIdentifier(session)
         finishing[key] = session
-        session.finish { [weak self, weak session] in
+        session.finish(timeout: 3) { [weak self, weak session] in
             guard let self else { return }
             self.finishing[key] = nil
             if let session, let path = session.recordingPath, session.recordingError == nil {
                 self.recordingAnnounced.remove(path)
-                self.events.emit("recorded", callId: session.callId, fields: ["path": path])
+                self.events.emit(.recorded(callId: session.callId, path: path))
             }
         }
     }

@@ -2,17 +2,21 @@ import Foundation
 import Glibc
 
 /// Writes one JSON object per line, `{"event": …, "callId": …, "t": <unix ms>, …}`,
-/// for scripts and tests (`--events PATH|-`). Each line is written whole and
-/// at once, so a reader tailing the file never sees half an event.
+/// for scripts and tests (`--events PATH|-`), in the one encoding of
+/// `CallEvent+JSON.swift`. Each line is written whole and at once, so a
+/// reader tailing the file never sees half an event.
 public final class EventLog {
     private let fd: Int32
     private let ownsDescriptor: Bool
     /// The latest events written, in order (for the demo summary and tests):
     /// at most `memoryLimit`, so that a process answering for months does not grow.
     public private(set) var written: [[String: Any]] = []
+    /// The same events, typed.
+    public private(set) var events: [TimedCallEvent] = []
     public static let memoryLimit = 1000
-    /// Called with each event as it is written (the command's status lines).
-    public var onEvent: ((_ name: String, _ fields: [String: Any]) -> Void)?
+    /// Called with each event and its JSON object as it is written (the
+    /// command's status lines, the control socket).
+    public var onEvent: ((_ event: CallEvent, _ object: [String: Any]) -> Void)?
     private var observers: [(_ name: String, _ fields: [String: Any]) -> Void] = []
 
     /// Also calls `observer` with each event (the wall display, the ring history).
@@ -40,16 +44,19 @@ public final class EventLog {
         ownsDescriptor = false
     }
 
-    public func emit(_ event: String, callId: String? = nil, fields: [String: Any] = [:]) {
-        var object = fields
-        object["event"] = event
-        object["t"] = MainContext.unixMilliseconds()
-        if let callId { object["callId"] = callId }
+    public func emit(_ event: CallEvent) {
+        let t = MainContext.unixMilliseconds()
+        let object = event.jsonObject(t: t)
         written.append(object)
-        if written.count > 2 * Self.memoryLimit { written.removeFirst(written.count - Self.memoryLimit) }
+        events.append(TimedCallEvent(event: event, t: t))
+        if written.count > 2 * Self.memoryLimit {
+            written.removeFirst(written.count - Self.memoryLimit)
+            events.removeFirst(events.count - Self.memoryLimit)
+        }
         onEvent?(event, object)
-        for observer in observers { observer(event, object) }
-        guard fd >= 0, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        for observer in observers { observer(event.name, object) }
+        // A number JSON cannot carry (NaN) keeps the event in memory only, as it always has.
+        guard fd >= 0, var data = event.jsonLine(t: t) else { return }
         data.append(UInt8(ascii: "\n"))
         data.withUnsafeBytes { _ = write(fd, $0.baseAddress, $0.count) }
     }

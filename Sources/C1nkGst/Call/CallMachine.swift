@@ -103,7 +103,7 @@ public struct CallMachine: Equatable, Sendable {
 
     public enum Action: Equatable, Sendable {
         /// An event for the user / the events file.
-        case emit(name: String, callId: String, fields: [String: String])
+        case emit(CallEvent)
         case send(ClientMessage)
         case startRingtone
         case stopRingtone
@@ -142,11 +142,11 @@ public struct CallMachine: Equatable, Sendable {
             handledCallIds.insert(callId)
             if call != nil {
                 // Not ours to answer: nothing goes to the server, the call in progress is untouched.
-                return [.emit(name: "missed", callId: callId, fields: ["doorName": doorName, "reason": "busy"])]
+                return [.emit(.missed(callId: callId, doorName: doorName, reason: "busy"))]
             }
             call = Call(callId: callId, doorName: doorName)
             // Ringing first, then the network and media work.
-            return [.emit(name: "ringing", callId: callId, fields: ["doorName": doorName]), .startRingtone,
+            return [.emit(.ringing(callId: callId, doorName: doorName)), .startRingtone,
                     .send(.join(callId: callId)), .startTimer(.connect, callId: callId)]
 
         case let .joinOk(callId):
@@ -191,7 +191,7 @@ public struct CallMachine: Equatable, Sendable {
                 call?.serverErrorPending = false
                 actions.append(.cancelTimer(.serverErrorGrace))
             }
-            return actions + [.emit(name: "media-connected", callId: callId, fields: [:])]
+            return actions + [.emit(.mediaConnected(callId: callId))]
 
         case let .mediaDisconnected(callId):
             guard let current = call, current.callId == callId, current.mediaConnected else { return [] }
@@ -202,11 +202,11 @@ public struct CallMachine: Equatable, Sendable {
         case let .firstFrame(callId):
             guard let current = call, current.callId == callId, !current.firstFrameSeen else { return [] }
             call?.firstFrameSeen = true
-            return [.emit(name: "first-frame", callId: callId, fields: [:])]
+            return [.emit(.firstFrame(callId: callId))]
 
         case let .mediaFailed(callId, reason):
             guard let current = call, current.callId == callId else { return [] }
-            return [.send(leaveMessage(current)), .emit(name: "error", callId: callId, fields: ["message": reason])]
+            return [.send(leaveMessage(current)), .emit(.error(callId: callId, message: reason))]
                 + end(.mediaFailed)
 
         case let .doorOpenOk(callId):
@@ -216,7 +216,7 @@ public struct CallMachine: Equatable, Sendable {
                 call?.doorOpenPending = false
                 actions.append(.cancelTimer(.doorOpen))
             }
-            return actions + [.emit(name: "door-opened", callId: callId, fields: [:])]
+            return actions + [.emit(.doorOpened(callId: callId))]
 
         case let .callEnd(callId, reason):
             guard isCurrent(callId) else { return [] }
@@ -269,7 +269,7 @@ public struct CallMachine: Equatable, Sendable {
                 return [.refuse("the door opens only once you have accepted the call: accept first, then open")]
             }
             guard !signalingDown else {
-                return [.emit(name: "door-open-failed", callId: current.callId, fields: ["reason": "not-connected"]),
+                return [.emit(.doorOpenFailed(callId: current.callId, reason: .notConnected)),
                         .refuse("not connected to the signaling server: the door was not opened; try again once reconnected")]
             }
             guard !current.doorOpenPending else { return [] }
@@ -302,7 +302,7 @@ public struct CallMachine: Equatable, Sendable {
         case .doorOpen:
             guard current.doorOpenPending else { return [] }
             call?.doorOpenPending = false
-            return [.emit(name: "door-open-failed", callId: current.callId, fields: ["reason": "no-reply"])]
+            return [.emit(.doorOpenFailed(callId: current.callId, reason: .noReply))]
         case .serverErrorGrace:
             guard current.serverErrorPending, !current.mediaConnected else { return [] }
             return [.send(leaveMessage(current))] + end(.serverError)
@@ -321,7 +321,7 @@ public struct CallMachine: Equatable, Sendable {
         call?.phase = .accepted
         call?.acceptPending = false
         return [.stopRingtone, .send(.accept(callId: current.callId)), .enableAudio(callId: current.callId),
-                .emit(name: "accepted", callId: current.callId, fields: [:]), .callAccepted(callId: current.callId)]
+                .emit(.accepted(callId: current.callId)), .callAccepted(callId: current.callId)]
     }
 
     private mutating func end(_ reason: EndReason, serverReason: String? = nil) -> [Action] {
@@ -330,9 +330,7 @@ public struct CallMachine: Equatable, Sendable {
         var actions: [Action] = [.cancelTimers]
         if current.phase == .ringing { actions.append(.stopRingtone) }
         if current.hasMedia { actions.append(.stopMedia(callId: current.callId)) }
-        var fields = ["reason": reason.rawValue, "doorName": current.doorName]
-        if let serverReason { fields["serverReason"] = serverReason }
-        actions.append(.emit(name: "ended", callId: current.callId, fields: fields))
+        actions.append(.emit(.ended(callId: current.callId, reason: reason, doorName: current.doorName, serverReason: serverReason)))
         return actions
     }
 }

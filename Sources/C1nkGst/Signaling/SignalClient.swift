@@ -13,7 +13,9 @@ import CGStreamer
 /// no proof of arrival. The proof is a `pong`: the client sends a `ping` right
 /// after each of those, and the server answers in order, so a `pong` confirms
 /// everything sent before its `ping`.
-public final class SignalClient {
+///
+/// The answerer's `Signaller` on a real server.
+public final class SignalClient: Signaller {
     public struct Configuration {
         /// `ws://` or `wss://` URL of the server.
         public var url: String
@@ -32,6 +34,7 @@ public final class SignalClient {
     }
 
     public private(set) var configuration: Configuration
+    public var serverURL: String { configuration.url }
     /// The one stream of events; set it before `start()`.
     public var onEvent: ((SignalEvent) -> Void)?
     /// Called when the server assigns a new device id, so it can be persisted.
