@@ -48,8 +48,8 @@ final class DoorbinCore {
         options.media.audioSink = "interaudiosink channel=\(channels.audio)"
         options.media.audioSource = "interaudiosrc channel=\(channels.mic)"
         options.media = try options.media.validated()
-        answerer = Answerer(client: client, options: options, events: events)
-        events.onEvent = { [weak self] name, fields in self?.publish(name, fields) }
+        answerer = Answerer(signaller: client, options: options, events: events)
+        events.onEvent = { [weak self] event, object in self?.publish(event, object) }
         answerer.start()
     }
 
@@ -61,25 +61,24 @@ final class DoorbinCore {
     /// An action signal: accept, reject, open, hangup, mute, unmute.
     func command(_ word: String) {
         if let problem = answerer.command(word) {
-            events.emit("error", callId: answerer.currentCallId, fields: ["message": "\(word): \(problem)"])
+            events.emit(.error(callId: answerer.currentCallId, message: "\(word): \(problem)"))
         }
     }
 
-    /// Every event as a `c1nk-event` element message; the call's milestones also as signals.
-    private func publish(_ name: String, _ fields: [String: Any]) {
-        let callId = fields["callId"] as? String ?? ""
-        switch name {
-        case "ringing":
-            let door = fields["doorName"] as? String ?? ""
-            c1nk_doorbin_set_door_name(element, door)
-            c1nk_doorbin_emit(element, "ringing", callId, door)
-        case "ended":
-            c1nk_doorbin_emit(element, "ended", callId, fields["reason"] as? String ?? "")
-        case "door-opened":
+    /// Every event as a `c1nk-event` element message (the fields of its JSON
+    /// line); the call's milestones also as signals.
+    private func publish(_ event: CallEvent, _ object: [String: Any]) {
+        switch event {
+        case let .ringing(callId, doorName):
+            c1nk_doorbin_set_door_name(element, doorName)
+            c1nk_doorbin_emit(element, "ringing", callId, doorName)
+        case let .ended(callId, reason, _, _, _):
+            c1nk_doorbin_emit(element, "ended", callId, reason.rawValue)
+        case .doorOpened(let callId):
             c1nk_doorbin_emit(element, "door-opened", callId, nil)
         default:
             break
         }
-        c1nk_plugin_post_element_message(element, ElementMessage.structure(named: "c1nk-event", fields))
+        c1nk_plugin_post_element_message(element, ElementMessage.structure(named: "c1nk-event", object))
     }
 }
