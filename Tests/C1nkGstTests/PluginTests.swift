@@ -16,6 +16,10 @@ final class PluginTests: XCTestCase {
 
         /// `name`: a tool in /usr/bin, or a path.
         init(_ name: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+            // A plugin built with a sanitizer cannot be loaded by the uninstrumented gst tools.
+            if let scratch = ["/.build-asan/", "/.build-tsan/"].first(where: { PluginTests.plugin.path.contains($0) }) {
+                throw XCTSkip("the plugin in \(scratch) is built with a sanitizer that gst-launch-1.0 does not load")
+            }
             for file in [PluginTests.plugin.path] + (name.hasPrefix("/") ? [name] : []) where !FileManager.default.fileExists(atPath: file) {
                 throw XCTSkip("\(file) is not built")
             }
