@@ -1,7 +1,8 @@
 /* c1nk-gst-plugin-app: a small C application that answers one call with the
  * c1nkdoorbin element of libgstc1nk.so, over GObject only, as an integrator's
- * app would: it accepts on `ringing`, opens the door once the first frame is
- * shown, hangs up on `door-opened`, and exits when `ended` comes.
+ * app would: it accepts on `ringing`, mutes the microphone once the first
+ * frame is shown, opens the door once the `levels` event says muted, hangs up
+ * on `door-opened`, and exits when `ended` comes.
  *
  * It never iterates GLib's default main context: its only loop pops the bus
  * (gst_bus_timed_pop). The element must therefore run on a context of its own.
@@ -63,6 +64,7 @@ int main(int argc, char **argv) {
   }
   GstBus *bus = gst_element_get_bus(pipeline);
   int status = 1;
+  gboolean opening = FALSE;
   gint64 deadline = g_get_monotonic_time() + 60 * G_TIME_SPAN_SECOND;
   while (g_get_monotonic_time() < deadline) {
     if (g_atomic_int_get(&ended)) { status = 0; break; }
@@ -85,7 +87,16 @@ int main(int argc, char **argv) {
         printf("ready\n");
         fflush(stdout);
       }
-      if (g_strcmp0(event, "first-frame") == 0) g_signal_emit_by_name(door, "open-door");
+      /* Mute once the door is seen; open it once the answerer reports the microphone muted. */
+      if (g_strcmp0(event, "first-frame") == 0) g_signal_emit_by_name(door, "mute", TRUE);
+      gboolean muted = FALSE;
+      if (g_strcmp0(event, "levels") == 0 && gst_structure_get_boolean(structure, "muted", &muted) && muted &&
+          !opening) {
+        printf("muted\n");
+        fflush(stdout);
+        opening = TRUE;
+        g_signal_emit_by_name(door, "open-door");
+      }
     }
     gst_message_unref(message);
   }

@@ -221,7 +221,8 @@ final class PluginTests: XCTestCase {
     }
 
     /// A C app drives the element over GObject alone (accept on `ringing`,
-    /// `open-door` after the first frame, `hangup` on `door-opened`) and never
+    /// `mute` after the first frame, `open-door` once muted, `hangup` on
+    /// `door-opened`) and never
     /// iterates GLib's default main context: the element runs on its own.
     func testAnAppThatNeverRunsTheDefaultContextDrivesTheElementBySignals() throws {
         Log.echoToStandardError = false
@@ -245,7 +246,7 @@ final class PluginTests: XCTestCase {
         XCTAssertEqual(app.wait(timeout: 15), 0, app.text)
         let lines = app.text.split(separator: "\n").map(String.init)
         let signals = lines.filter { !$0.hasPrefix("event ") && $0 != "ready" }.map { $0.split(separator: " ").first.map(String.init) ?? "" }
-        XCTAssertEqual(signals, ["ringing", "door-opened", "ended"], app.text)
+        XCTAssertEqual(signals, ["ringing", "muted", "door-opened", "ended"], app.text)
         XCTAssertTrue(lines.contains { $0.hasPrefix("ended ") && $0.hasSuffix(" hangup") }, app.text)
     }
 }
