@@ -220,6 +220,18 @@ static GstStateChangeReturn c1nk_doorbin_change_state(GstElement *element, GstSt
 
 /* ---- life ---- */
 
+/* A src pad left unlinked drops what reaches it, rather than stopping the
+ * pipeline with not-linked: `c1nkdoorbin ! fakesink` takes the video alone. */
+static GstFlowReturn c1nk_doorbin_chain(GstPad *pad, GstObject *parent, GstBuffer *buffer) {
+  GstFlowReturn result = gst_proxy_pad_chain_default(pad, parent, buffer);
+  return result == GST_FLOW_NOT_LINKED ? GST_FLOW_OK : result;
+}
+
+static GstFlowReturn c1nk_doorbin_chain_list(GstPad *pad, GstObject *parent, GstBufferList *list) {
+  GstFlowReturn result = gst_proxy_pad_chain_list_default(pad, parent, list);
+  return result == GST_FLOW_NOT_LINKED ? GST_FLOW_OK : result;
+}
+
 static GstElement *c1nk_doorbin_add_source(C1nkDoorbin *self, const char *factory, const char *channel,
                                            const char *pad_name, GstStaticPadTemplate *templ) {
   GstElement *source = gst_element_factory_make(factory, NULL);
@@ -230,6 +242,10 @@ static GstElement *c1nk_doorbin_add_source(C1nkDoorbin *self, const char *factor
     GstPad *target = gst_element_get_static_pad(source, "src");
     ghost = gst_ghost_pad_new_from_template(pad_name, target, gst_static_pad_template_get(templ));
     gst_object_unref(target);
+    GstProxyPad *internal = gst_proxy_pad_get_internal(GST_PROXY_PAD(ghost));
+    gst_pad_set_chain_function(GST_PAD(internal), c1nk_doorbin_chain);
+    gst_pad_set_chain_list_function(GST_PAD(internal), c1nk_doorbin_chain_list);
+    gst_object_unref(internal);
   } else {
     ghost = gst_ghost_pad_new_no_target_from_template(pad_name, gst_static_pad_template_get(templ));
   }

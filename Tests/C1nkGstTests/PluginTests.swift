@@ -178,7 +178,8 @@ final class PluginTests: XCTestCase {
     }
 
     /// Two elements in one process, two devices: while one is in a call
-    /// with the first door, the other answers the second door.
+    /// with the first door, the other answers the second door. Their audio
+    /// pads are left unlinked (`c1nkdoorbin ! fakesink`), which is no error.
     func testTwoElementsInOneProcessAnswerTwoDoors() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
@@ -199,8 +200,7 @@ final class PluginTests: XCTestCase {
         var arguments = ["-m"]
         for name in ["a", "b"] {
             arguments += ["c1nkdoorbin", "name=\(name)", "server=\(server.url)", "answer=auto", "stun-server=none",
-                          "ice-local-ip=127.0.0.1", "device-id-file=\(directory)/\(name)-id",
-                          "\(name).video", "!", "fakesink", "\(name).audio", "!", "fakesink"]
+                          "ice-local-ip=127.0.0.1", "device-id-file=\(directory)/\(name)-id", "!", "fakesink"]
         }
         let launch = try Tool("gst-launch-1.0", arguments)
         defer { if launch.process.isRunning { launch.process.terminate() } }
