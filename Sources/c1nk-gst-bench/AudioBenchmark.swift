@@ -119,34 +119,14 @@ struct AudioBenchmark {
         let doorSession = try DoorMediaSession(options: door)
         let doorMouth = doorSession.onsetProbe(at: "door-mouth")
         let doorEar = doorSession.onsetProbe(at: "heard-level")
-        var session: AnswerSession?
         var residentMouth: AudioOnsetProbe?
         var callSpeaker: AudioOnsetProbe?
-        var connected = false
-        var failure: String?
-        doorSession.onFailure = { failure = "door: \($0)" }
-        doorSession.onOffer = { offer in
-            do {
-                let answer = try AnswerSession(callId: "bench-audio", offer: offer, configuration: configuration, audioEnabled: false, speaker: speaker)
-                residentMouth = answer.onsetProbe(at: "resident-mouth")
-                callSpeaker = answer.onsetProbe(at: "speaker-level")
-                answer.onAnswer = { doorSession.applyAnswer($0) }
-                answer.onLocalCandidate = { doorSession.addRemoteCandidate($0) }
-                answer.onConnected = { connected = true }
-                answer.onFailure = { failure = $0 }
-                session = answer
-            } catch {
-                failure = "\(error)"
-            }
+        let call = try DirectCall(door: doorSession, callId: "bench-audio", configuration: configuration, speaker: speaker) { answer in
+            residentMouth = answer.onsetProbe(at: "resident-mouth")
+            callSpeaker = answer.onsetProbe(at: "speaker-level")
         }
-        doorSession.onLocalCandidate = { session?.addRemoteCandidate($0) }
-        defer {
-            session?.stop()
-            doorSession.stop()
-        }
-        _ = MainContext.run(timeout: 15) { connected || failure != nil }
-        if let failure { throw BenchError("audio call: \(failure)") }
-        guard connected, let session else { throw BenchError("audio call: no connection") }
+        defer { call.stop() }
+        guard let session = call.session else { throw BenchError("audio call: no connection") }
         session.setAudioEnabled(true)
         MainContext.spin(1) // settle
         let start = MainContext.monotonicSeconds()
@@ -154,7 +134,7 @@ struct AudioBenchmark {
         let clockStart = Self.clockNow()
         MainContext.spin(seconds)
         let cpu = (Self.cpuSeconds() - cpuStart) / (MainContext.monotonicSeconds() - start) * 100
-        if let failure { throw BenchError("audio call: \(failure)") }
+        try call.check()
         func after(_ probe: AudioOnsetProbe?) -> [UInt64] { (probe?.onsets ?? []).filter { $0 >= clockStart } }
         return LatencyRun(
             downlink: AudioOnsetProbe.delays(mouth: after(doorMouth), ear: speakerEar?.onsets ?? []),

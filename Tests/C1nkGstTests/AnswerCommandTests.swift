@@ -110,16 +110,22 @@ final class AnswerCommandTests: XCTestCase {
         XCTAssertNotNil(first["t"] as? Int, "t in unix ms")
     }
 
-    func testSIGINTMidCallHangsUpAndExitsCleanly() throws {
-        Log.echoToStandardError = false
-        defer { Log.echoToStandardError = true }
+    /// A local server and a started simulated door on loopback; `record` gets the door's events.
+    static func serverAndDoor(record: @escaping (SimulatedDoor.Event) -> Void) throws -> (SignalServer, SimulatedDoor) {
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
         doorOptions.media.ice = .loopback
         let door = try SimulatedDoor(doorOptions)
-        var doorEvents: [SimulatedDoor.Event] = []
-        door.onEvent = { doorEvents.append($0) }
+        door.onEvent = record
         door.start()
+        return (server, door)
+    }
+
+    func testSIGINTMidCallHangsUpAndExitsCleanly() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        var doorEvents: [SimulatedDoor.Event] = []
+        let (server, door) = try AnswerCommandTests.serverAndDoor { doorEvents.append($0) }
         let directory = temporaryDirectory()
         let events = directory + "/events.jsonl"
         let command = try Command("c1nk-gst-answer", [

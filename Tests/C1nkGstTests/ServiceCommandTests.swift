@@ -19,13 +19,8 @@ final class ServiceCommandTests: XCTestCase {
     func testControlSocketDrivesACall() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
-        let server = try SignalServer()
-        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.ice = .loopback
-        let door = try SimulatedDoor(doorOptions)
         var doorEvents: [SimulatedDoor.Event] = []
-        door.onEvent = { doorEvents.append($0) }
-        door.start()
+        let (server, door) = try AnswerCommandTests.serverAndDoor { doorEvents.append($0) }
         defer { door.stop() }
         let directory = temporaryDirectory()
         let socketPath = directory + "/control.sock"

@@ -73,36 +73,15 @@ public enum EchoLoop {
         let speaker = try SpeakerOutput(sink: "interaudiosink channel=\(channel) sync=true")
 
         let doorSession = try DoorMediaSession(options: door)
-        var session: AnswerSession?
-        var failure: String?
-        var connected = false
         var bands: [(time: Double, band: String, level: Double)] = []
         doorSession.onHeardBand = { bands.append((MainContext.monotonicSeconds(), $0, $1)) }
-        doorSession.onFailure = { failure = "door: \($0)" }
-        doorSession.onOffer = { offer in
-            do {
-                let answer = try AnswerSession(callId: "echo", offer: offer, configuration: configuration, audioEnabled: false, speaker: speaker)
-                answer.onAnswer = { doorSession.applyAnswer($0) }
-                answer.onLocalCandidate = { doorSession.addRemoteCandidate($0) }
-                answer.onConnected = { connected = true }
-                answer.onFailure = { failure = $0 }
-                session = answer
-            } catch {
-                failure = "\(error)"
-            }
-        }
-        doorSession.onLocalCandidate = { session?.addRemoteCandidate($0) }
-        defer {
-            session?.stop()
-            doorSession.stop()
-        }
-        _ = MainContext.run(timeout: 15) { connected || failure != nil }
-        if let failure { throw MediaError.pipeline("the echo call failed: \(failure)") }
-        guard connected, let session else { throw MediaError.pipeline("the echo call did not connect") }
+        let call = try DirectCall(door: doorSession, callId: "echo", configuration: configuration, speaker: speaker)
+        defer { call.stop() }
+        guard let session = call.session else { throw MediaError.pipeline("the echo call did not connect") }
         session.setAudioEnabled(true)
         let accepted = MainContext.monotonicSeconds()
         MainContext.spin(run.settle + run.measure)
-        if let failure { throw MediaError.pipeline("the echo call failed: \(failure)") }
+        try call.check()
         func mean(_ band: String) -> Double {
             let levels = bands.filter { $0.band == band && $0.time >= accepted + run.settle }.map(\.level)
             let power = levels.map { $0.isFinite ? pow(10, $0 / 10) : 0 }.reduce(0, +) / Double(max(1, levels.count))

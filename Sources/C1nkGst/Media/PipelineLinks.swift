@@ -65,7 +65,8 @@ enum PipelineLinks {
         return false
     }
 
-    private static func pads(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<GstPad>] {
+    /// The pads of a GList of an element (`sinkpads`, `srcpads`), unowned.
+    static func pads(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<GstPad>] {
         var result: [UnsafeMutablePointer<GstPad>] = []
         var node = list
         while let current = node {

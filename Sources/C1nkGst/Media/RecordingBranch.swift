@@ -29,7 +29,7 @@ final class RecordingBranch {
         var writer = [sink]
         var pending = [sink]
         while let element = pending.popLast(), elements.count < 32 {
-            for pad in Self.pads(element.pointee.sinkpads) {
+            for pad in PipelineLinks.pads(element.pointee.sinkpads) {
                 guard let peer = gst_pad_get_peer(pad) else {
                     // Fed later (webrtcbin) or never: the branch starts here.
                     entries.append(gst_object_ref(UnsafeMutableRawPointer(pad)).assumingMemoryBound(to: GstPad.self))
@@ -83,15 +83,5 @@ final class RecordingBranch {
             gst_element_set_locked_state(element, 1)
             gst_element_set_state(element, GST_STATE_NULL)
         }
-    }
-
-    private static func pads(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<GstPad>] {
-        var result: [UnsafeMutablePointer<GstPad>] = []
-        var node = list
-        while let current = node {
-            if let data = current.pointee.data { result.append(data.assumingMemoryBound(to: GstPad.self)) }
-            node = current.pointee.next
-        }
-        return result
     }
 }
