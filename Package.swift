@@ -9,6 +9,8 @@ let package = Package(
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
         .executable(name: "c1nk-gst-bench", targets: ["c1nk-gst-bench"]),
+        // The GStreamer plugin: libgstc1nk.so (c1nkdoorbin, c1nkstamp, c1nklatency).
+        .library(name: "gstc1nk", type: .dynamic, targets: ["GstC1nk"]),
     ],
     targets: [
         // The only place with C: module map and a header of static inline helpers
@@ -28,6 +30,11 @@ let package = Package(
                         .copy("display-record.pipeline"), .copy("audio.pipeline")]
         ),
         .target(name: "C1nkGst", dependencies: ["CGStreamer", "C1nkPipelines"]),
+        // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
+        .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
+        .target(name: "GstC1nk", dependencies: ["C1nkGst", "CGStreamer", "CGstC1nk"]),
+        // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
+        .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
         .executableTarget(name: "c1nk-gst-door", dependencies: ["C1nkGst"]),

@@ -4,7 +4,9 @@ import Foundation
 /// `$C1NK_PIPELINES_DIR` alone when set; otherwise, in order, the resource bundle SwiftPM puts next to the
 /// executable (`swift run`, `swift build`; copy it along when installing);
 /// `../share/c1nk-gst/pipelines` beside the executable's folder (an installed
-/// layout); the source tree this was built from.
+/// layout); when this code is loaded as the GStreamer plugin `libgstc1nk.so`,
+/// the same two beside the plugin (the build folder; PREFIX/share/c1nk-gst/pipelines
+/// from PREFIX/lib/<multiarch>/gstreamer-1.0); the source tree this was built from.
 public enum ShippedPipelines {
     static let bundleName = "c1nk-gst_C1nkPipelines.resources"
 
@@ -21,7 +23,31 @@ public enum ShippedPipelines {
             result.append(folder + "/" + bundleName)
             result.append((folder as NSString).deletingLastPathComponent + "/share/c1nk-gst/pipelines")
         }
+        if let library = loadedLibrary() {
+            let folder = (library as NSString).deletingLastPathComponent
+            result.append(folder + "/" + bundleName)
+            result.append(folder + "/../../../share/c1nk-gst/pipelines")
+        }
         result.append((#filePath as NSString).deletingLastPathComponent)
         return result
+    }
+
+    /// The shared library this code was loaded from (the plugin), by the
+    /// mapping of /proc/self/maps that holds it; nil in an executable.
+    private static func loadedLibrary() -> String? {
+        let address = UInt(bitPattern: #dsohandle)
+        // Read to the end: /proc files report a size of 0, which String(contentsOfFile:) trusts.
+        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
+        defer { try? handle.close() }
+        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        for line in maps.split(separator: "\n") {
+            let columns = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard columns.count >= 6, let path = columns.last, path.hasSuffix(".so") else { continue }
+            let range = columns[0].split(separator: "-")
+            guard range.count == 2, let start = UInt(range[0], radix: 16), let end = UInt(range[1], radix: 16),
+                  (start..<end).contains(address) else { continue }
+            return String(path)
+        }
+        return nil
     }
 }

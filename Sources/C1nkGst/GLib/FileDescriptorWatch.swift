@@ -1,6 +1,6 @@
 import CGStreamer
 
-/// Calls a closure on the main context when a file descriptor is readable
+/// Calls a closure on the main context (`MainContext`) when a file descriptor is readable
 /// or writable (`g_unix_fd_add`). The handler returns false to stop watching;
 /// releasing the watch stops it too. The descriptor is not closed here.
 public final class FileDescriptorWatch {
@@ -19,20 +19,21 @@ public final class FileDescriptorWatch {
     public init(fd: Int32, _ condition: Condition, _ handler: @escaping (Condition) -> Bool) {
         self.handler = handler
         let box = Unmanaged.passRetained(WeakBox(self)).toOpaque()
-        sourceID = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(condition.union([.hangUp, .error]).rawValue), { _, condition, data in
+        let dispatch: GUnixFDSourceFunc = { _, condition, data in
             guard let watch = Unmanaged<WeakBox<FileDescriptorWatch>>.fromOpaque(data!).takeUnretainedValue().object else { return 0 }
             let keep = watch.handler(Condition(rawValue: condition.rawValue))
             if !keep { watch.sourceID = 0 }
             return keep ? 1 : 0
-        }, box, { data in
+        }
+        sourceID = MainContext.attachDescriptorWatch(fd, GIOCondition(condition.union([.hangUp, .error]).rawValue), dispatch, box) { data in
             Unmanaged<WeakBox<FileDescriptorWatch>>.fromOpaque(data!).release()
-        })
+        }
     }
 
     public var isActive: Bool { sourceID != 0 }
 
     public func cancel() {
-        if sourceID != 0 { g_source_remove(sourceID); sourceID = 0 }
+        if sourceID != 0 { MainContext.remove(sourceID); sourceID = 0 }
     }
 
     deinit { cancel() }

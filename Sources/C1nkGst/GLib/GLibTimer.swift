@@ -1,6 +1,6 @@
 import CGStreamer
 
-/// A one-shot or repeating timer on the default main context.
+/// A one-shot or repeating timer on the main context (`MainContext`).
 /// Cancelled when `cancel()` is called or the timer is released.
 public final class GLibTimer {
     private var sourceID: guint = 0
@@ -13,19 +13,21 @@ public final class GLibTimer {
         self.fire = fire
         let milliseconds = guint(max(0, (seconds * 1000).rounded()))
         let weakBox = Unmanaged.passRetained(WeakBox(self)).toOpaque()
-        sourceID = g_timeout_add_full(G_PRIORITY_DEFAULT, milliseconds, { data in
+        let source = g_timeout_source_new(milliseconds)!
+        g_source_set_callback(source, { data in
             let box = Unmanaged<WeakBox<GLibTimer>>.fromOpaque(data!).takeUnretainedValue()
             guard let timer = box.object else { return 0 }
             return timer.fired() ? 1 : 0
         }, weakBox, { data in
             Unmanaged<WeakBox<GLibTimer>>.fromOpaque(data!).release()
         })
+        sourceID = MainContext.attach(source)
     }
 
     public var isActive: Bool { sourceID != 0 }
 
     public func cancel() {
-        if sourceID != 0 { g_source_remove(sourceID); sourceID = 0 }
+        if sourceID != 0 { MainContext.remove(sourceID); sourceID = 0 }
     }
 
     private func fired() -> Bool {

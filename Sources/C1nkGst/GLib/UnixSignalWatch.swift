@@ -9,15 +9,18 @@ public final class UnixSignalWatch {
 
     public init(signal: Int32, _ handler: @escaping () -> Void) {
         let box = Unmanaged.passRetained(ClosureBox(handler)).toOpaque()
-        sourceID = g_unix_signal_add_full(G_PRIORITY_HIGH, signal, { data in
+        let source = g_unix_signal_source_new(signal)!
+        g_source_set_priority(source, G_PRIORITY_HIGH)
+        g_source_set_callback(source, { data in
             Unmanaged<ClosureBox<() -> Void>>.fromOpaque(data!).takeUnretainedValue().value()
             return 1 // keep watching: a second Ctrl-C is handled too
         }, box, { data in
             Unmanaged<ClosureBox<() -> Void>>.fromOpaque(data!).release()
         })
+        sourceID = MainContext.attach(source)
     }
 
-    deinit { if sourceID != 0 { g_source_remove(sourceID) } }
+    deinit { MainContext.remove(sourceID) }
 }
 
 /// Reads lines from a file descriptor (standard input) on the main context
@@ -34,12 +37,13 @@ public final class LineReader {
         self.onLine = onLine
         self.onEnd = onEnd
         let box = Unmanaged.passRetained(WeakBox(self)).toOpaque()
-        sourceID = g_unix_fd_add_full(G_PRIORITY_DEFAULT, fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), { _, _, data in
+        let dispatch: GUnixFDSourceFunc = { _, _, data in
             guard let reader = Unmanaged<WeakBox<LineReader>>.fromOpaque(data!).takeUnretainedValue().object else { return 0 }
             return reader.readAvailable() ? 1 : 0
-        }, box, { data in
+        }
+        sourceID = MainContext.attachDescriptorWatch(fd, GIOCondition(G_IO_IN.rawValue | G_IO_HUP.rawValue | G_IO_ERR.rawValue), dispatch, box) { data in
             Unmanaged<WeakBox<LineReader>>.fromOpaque(data!).release()
-        })
+        }
     }
 
     /// Returns false at end of input.
@@ -61,5 +65,5 @@ public final class LineReader {
         return true
     }
 
-    deinit { if sourceID != 0 { g_source_remove(sourceID) } }
+    deinit { MainContext.remove(sourceID) }
 }

@@ -63,8 +63,20 @@ public enum FrameStamp {
         return value
     }
 
+    /// Stamps one frame whose luma plane is `luma` (the `c1nkstamp` element).
+    public static func stamp(luma: UnsafeMutablePointer<UInt8>, stride: Int, width: Int, height: Int, sequence: Int) {
+        write(nowMilliseconds(), sequence: sequence, luma: luma, stride: stride, width: width, height: height)
+    }
+
+    /// Reads time and sequence number from a frame's luma plane (the
+    /// `c1nklatency` element); nil when the frame carries no stamp.
+    public static func readStamp(luma: UnsafePointer<UInt8>, stride: Int, width: Int, height: Int) -> (milliseconds: Int, sequence: Int?)? {
+        guard let time = read(luma: luma, stride: stride, width: width, height: height) else { return nil }
+        return (time, read(luma: luma, stride: stride, width: width, height: height, row: 1))
+    }
+
     /// Milliseconds from a stamp to now, or nil if it is not plausible.
-    static func age(of stamp: Int) -> Double? {
+    public static func age(of stamp: Int) -> Double? {
         let age = (nowMilliseconds() - stamp) & mask
         return age < 10_000 ? Double(age) : nil
     }
@@ -104,9 +116,8 @@ public enum FrameStamp {
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }
         defer { gst_buffer_unmap(buffer, &map) }
-        guard map.size >= offset + stride * height,
-              let time = read(luma: map.data + offset, stride: stride, width: width, height: height) else { return nil }
-        return (time, read(luma: map.data + offset, stride: stride, width: width, height: height, row: 1))
+        guard map.size >= offset + stride * height else { return nil }
+        return readStamp(luma: map.data + offset, stride: stride, width: width, height: height)
     }
 
     /// Offset and stride of the luma plane: from the video meta when the

@@ -142,7 +142,7 @@ public final class MeasurementProbes: @unchecked Sendable {
     /// Intact frames among (time µs, sequence) in display order: a frame
     /// counts when it comes later in the door's sequence than the last
     /// counted one; the door sent every number from the first to the last.
-    static func continuity(_ shown: [(Int, Int)]) -> (intact: Int, sent: Int, longestFreezeMs: Double) {
+    public static func continuity(_ shown: [(Int, Int)]) -> (intact: Int, sent: Int, longestFreezeMs: Double) {
         guard let first = shown.first else { return (0, 0, 0) }
         var intact = 1
         var last = first
