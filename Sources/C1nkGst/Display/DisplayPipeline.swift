@@ -31,12 +31,11 @@ public final class DisplayPipeline {
     /// A pipeline error (the sink went away…), on the main context.
     public var onError: ((String) -> Void)?
 
-    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let pipeline: OwnedPipeline
     private let mixer: UnsafeMutablePointer<GstElement>
     private var pads: [Layer: UnsafeMutablePointer<GstPad>] = [:]
     private var base: UnsafeMutablePointer<GstElement>
     private var overlays: [Layer: UnsafeMutablePointer<GstElement>] = [:]
-    private var busWatch: BusWatch?
     private var pulse: PulseAnimation?
     private var stopped = false
     private let log = Log.media
@@ -77,11 +76,11 @@ public final class DisplayPipeline {
           ! imagefreeze name=display-freeze allow-replace=true is-live=true ! display-mix.sink_1
         """
         let bin = try PipelineBin.make(description, name: "display")
-        pipeline = gst_pipeline_new("c1nk-display")
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
+        pipeline = OwnedPipeline(named: "c1nk-display")
+        gst_bin_add(pipeline.bin, bin)
         gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
-        mixer = Gst.find("display-mix", in: pipeline)!
-        base = Gst.find("display-base", in: pipeline)!
+        mixer = Gst.find("display-mix", in: pipeline.element)!
+        base = Gst.find("display-base", in: pipeline.element)!
         for layer in [Layer.video, .base] {
             let pad = gst_element_get_static_pad(mixer, "sink_\(layer.rawValue)")!
             pads[layer] = pad
@@ -92,7 +91,7 @@ public final class DisplayPipeline {
             ObjectProperty.set(object, "height", "\(self.height)")
             if layer == .video { ObjectProperty.set(object, "sizing-policy", "keep-aspect-ratio") }
         }
-        for layer in Layer.overlaid { self.overlays[layer] = Gst.find("display-\(layer.name)", in: pipeline) }
+        for layer in Layer.overlaid { self.overlays[layer] = Gst.find("display-\(layer.name)", in: pipeline.element) }
         for layer in Layer.overlaid { setPixbuf(layer, nil) }
         if renderImmediately && !sink.contains("sync=") {
             for element in elements() where ObjectProperty.has(UnsafeMutableRawPointer(element), "sync") {
@@ -100,9 +99,9 @@ public final class DisplayPipeline {
             }
         }
         watchNavigation()
-        busWatch = BusWatch(pipeline) { [weak self] message in self?.busMessage(message) }
-        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            let reason = firstError() ?? "it failed to start"
+        pipeline.watchBus { [weak self] message in self?.busMessage(message) }
+        if !pipeline.start() {
+            let reason = pipeline.takeError() ?? "it failed to start"
             stop()
             throw MediaError.badConfiguration("the display '\(sink)' cannot start: \(reason). " + SinkCheck.alternatives("video", besides: sink))
         }
@@ -113,15 +112,15 @@ public final class DisplayPipeline {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        pulse = nil
-        pauseTimer = nil
-        busWatch?.remove()
-        gst_element_set_state(pipeline, GST_STATE_NULL)
-        pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
-        overlays.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
-        gst_object_unref(UnsafeMutableRawPointer(base))
-        gst_object_unref(UnsafeMutableRawPointer(mixer))
-        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        pipeline.release(detach: {
+            pulse = nil
+            pauseTimer = nil
+        }, afterNull: {
+            pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
+            overlays.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
+            gst_object_unref(UnsafeMutableRawPointer(base))
+            gst_object_unref(UnsafeMutableRawPointer(mixer))
+        })
     }
 
     // MARK: - Showing a layout
@@ -169,14 +168,14 @@ public final class DisplayPipeline {
     private func pause() {
         guard !stopped, !isPaused else { return }
         isPaused = true
-        gst_element_set_state(pipeline, GST_STATE_PAUSED)
+        pipeline.setState(GST_STATE_PAUSED)
     }
 
     private func resume() {
         pauseTimer = nil
         guard !stopped, isPaused else { return }
         isPaused = false
-        gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        pipeline.setState(GST_STATE_PLAYING)
     }
 
     private var pulseShown: ScreenLayout.Pulse?
@@ -280,7 +279,7 @@ public final class DisplayPipeline {
     }
 
     /// Every element of the pipeline, recursively (references released).
-    private func elements() -> [UnsafeMutablePointer<GstElement>] { Gst.elements(of: pipeline) }
+    private func elements() -> [UnsafeMutablePointer<GstElement>] { Gst.elements(of: pipeline.element) }
 
     // MARK: - Bus and navigation
 
@@ -304,17 +303,9 @@ public final class DisplayPipeline {
             log.warning("display: \(text)")
             onError?(text)
         case GST_MESSAGE_LATENCY:
-            gst_bin_recalculate_latency(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self))
+            pipeline.recalculateLatency()
         default:
             break
         }
-    }
-
-    private func firstError() -> String? {
-        let bus = gst_element_get_bus(pipeline)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
-        defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }
-        return PipelineMessage.describeError(message)
     }
 }

@@ -101,9 +101,8 @@ public final class DoorMediaSession {
     public var onHeardBand: ((String, Double) -> Void)?
 
     private let log = Log.media
-    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let pipeline: OwnedPipeline
     private let webrtc: WebRTCBin
-    private var busWatch: BusWatch?
     private var mids: [UInt32: String] = [:]
     private var stopped = false
     private var fec = false
@@ -120,9 +119,8 @@ public final class DoorMediaSession {
 
     public init(options: Options) throws {
         GStreamer.initialize()
-        pipeline = gst_pipeline_new("c1nk-door")
-        gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
-        let bin = UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self)
+        pipeline = OwnedPipeline(named: "c1nk-door")
+        let bin = pipeline.bin
         let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
         let video = try Self.camera(options, label: label)
         let audio = try options.audioSource.map { source in
@@ -178,7 +176,7 @@ public final class DoorMediaSession {
                 self.onFailure?("the WebRTC connection failed")
             }
         }
-        busWatch = BusWatch(pipeline) { [weak self] message in
+        pipeline.watchBus { [weak self] message in
             guard let self else { return }
             if message.pointee.type == GST_MESSAGE_ELEMENT, let level = AudioLevel.rms(from: message) {
                 switch message.pointee.src.map({ Gst.name($0) }) {
@@ -190,7 +188,7 @@ public final class DoorMediaSession {
                 self.onFailure?(PipelineMessage.describeError(message))
             }
         }
-        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
+        if !pipeline.start() {
             stop()
             throw MediaError.pipeline("the door pipeline would not start")
         }
@@ -254,8 +252,8 @@ public final class DoorMediaSession {
     /// (`heard-level`, played as it arrives).
     public func onsetProbe(at name: String) -> AudioOnsetProbe? {
         name == "heard-level"
-            ? AudioOnsetProbe.attach(to: name, in: pipeline, pad: "sink", timing: .arrival)
-            : AudioOnsetProbe.attach(to: name, in: pipeline, timing: .capture)
+            ? AudioOnsetProbe.attach(to: name, in: pipeline.element, pad: "sink", timing: .arrival)
+            : AudioOnsetProbe.attach(to: name, in: pipeline.element, timing: .capture)
     }
 
     public func applyAnswer(_ sdp: String) {
@@ -272,11 +270,10 @@ public final class DoorMediaSession {
     public func stop() {
         guard !stopped else { return }
         stopped = true
-        auxSender?.disconnect()
-        webrtc.disconnect()
-        busWatch?.remove()
-        gst_element_set_state(pipeline, GST_STATE_NULL)
-        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        pipeline.release(detach: {
+            auxSender?.disconnect()
+            webrtc.disconnect()
+        })
     }
 
     deinit { stop() }

@@ -34,12 +34,11 @@ public final class SpeakerOutput {
     public private(set) var levels: [(time: Double, level: Double)] = []
 
     private let log = Log.media
-    private let pipeline: UnsafeMutablePointer<GstElement>
+    private let pipeline: OwnedPipeline
     private let mixer: UnsafeMutablePointer<GstElement>
     /// The bin holding the mixer, where inputs are added (unowned: the pipeline holds it).
     private let container: UnsafeMutablePointer<GstBin>
     private let clock: UnsafeMutablePointer<GstClock>
-    private var busWatch: BusWatch?
     private var inputs: [ObjectIdentifier: SpeakerInput] = [:]
     private var sounds: [ObjectIdentifier: SpeakerInput] = [:]
     private var inputCount = 0
@@ -58,35 +57,34 @@ public final class SpeakerOutput {
             + " ! audiomixer name=mix ! \(Self.format) ! volume name=speaker-volume volume=\(volume)"
             + " ! level name=speaker-output-level interval=50000000 ! webrtcechoprobe name=\(probeName)"
             + " ! audioconvert ! audioresample ! \(sink)", name: "speaker")
-        pipeline = gst_pipeline_new("c1nk-speaker")
-        gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
+        pipeline = OwnedPipeline(named: "c1nk-speaker")
+        gst_bin_add(pipeline.bin, bin)
         container = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)
         gst_object_unref(UnsafeMutableRawPointer(bin))
-        mixer = Gst.find("mix", in: pipeline)!
+        mixer = Gst.find("mix", in: pipeline.element)!
         clock = gst_system_clock_obtain()
         // One time base for the speaker and every call that feeds it: the
         // running times of their buffers then mean the same instant.
-        gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstPipeline.self), clock)
-        gst_element_set_start_time(pipeline, GstClockTime.max)
-        gst_element_set_base_time(pipeline, gst_clock_get_time(clock))
-        busWatch = BusWatch(pipeline) { [weak self] message in self?.busMessage(message) }
+        gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline.element).assumingMemoryBound(to: GstPipeline.self), clock)
+        gst_element_set_start_time(pipeline.element, GstClockTime.max)
+        gst_element_set_base_time(pipeline.element, gst_clock_get_time(clock))
+        pipeline.watchBus { [weak self] message in self?.busMessage(message) }
         start()
     }
 
     deinit {
-        for input in Array(inputs.values) + Array(sounds.values) { input.remove() }
-        busWatch?.remove()
-        gst_element_set_state(pipeline, GST_STATE_NULL)
-        gst_object_unref(UnsafeMutableRawPointer(mixer))
-        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        pipeline.release(detach: {
+            for input in Array(inputs.values) + Array(sounds.values) { input.remove() }
+        }, afterNull: {
+            gst_object_unref(UnsafeMutableRawPointer(mixer))
+        })
         gst_object_unref(UnsafeMutableRawPointer(clock))
     }
 
     /// The speaker's master volume (1 = as received); `--speaker-volume`.
     public var volume: Double {
         didSet {
-            guard let element = Gst.find("speaker-volume", in: pipeline) else { return }
+            guard let element = Gst.find("speaker-volume", in: pipeline.element) else { return }
             ObjectProperty.set(UnsafeMutableRawPointer(element), "volume", String(max(0, volume)))
             gst_object_unref(UnsafeMutableRawPointer(element))
         }
@@ -95,13 +93,13 @@ public final class SpeakerOutput {
     /// The speaker pipeline's latency (its inputs' latency, the calls'
     /// jitterbuffers included), in milliseconds.
     public var latencyMilliseconds: Double {
-        AudioOnsetProbe.latency(of: pipeline).map { Double($0) / 1e6 } ?? 0
+        AudioOnsetProbe.latency(of: pipeline.element).map { Double($0) / 1e6 } ?? 0
     }
 
     /// Asks every input again for its latency (a call's changes as its
     /// branches link).
     func recalculateLatency() {
-        gst_bin_recalculate_latency(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self))
+        pipeline.recalculateLatency()
     }
 
     /// Whether the sink is open and playing.
@@ -115,7 +113,7 @@ public final class SpeakerOutput {
     /// Measurement: the onsets of tone bursts as the sink plays them (at the
     /// echo probe, the last element before the sink's conversion).
     public func onsetProbe(timing: AudioOnsetProbe.Timing = .playback) -> AudioOnsetProbe? {
-        AudioOnsetProbe.attach(to: probeName, in: pipeline, timing: timing)
+        AudioOnsetProbe.attach(to: probeName, in: pipeline.element, timing: timing)
     }
 
     // MARK: - Sounds and the ringtone
@@ -155,7 +153,7 @@ public final class SpeakerOutput {
     func align(_ other: UnsafeMutablePointer<GstElement>) {
         gst_pipeline_use_clock(UnsafeMutableRawPointer(other).assumingMemoryBound(to: GstPipeline.self), clock)
         gst_element_set_start_time(other, GstClockTime.max)
-        gst_element_set_base_time(other, gst_element_get_base_time(pipeline))
+        gst_element_set_base_time(other, gst_element_get_base_time(pipeline.element))
     }
 
     /// Connects a `proxysink` of an aligned pipeline to the mixer. The speaker
@@ -171,7 +169,7 @@ public final class SpeakerOutput {
         }
         inputs[ObjectIdentifier(input)] = input
         // The call's latency (its jitterbuffer) now counts for the mixer too.
-        gst_bin_recalculate_latency(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self))
+        pipeline.recalculateLatency()
         return input
     }
 
@@ -184,21 +182,13 @@ public final class SpeakerOutput {
 
     private func start() {
         problem = nil
-        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE {
-            var reason = "it failed to start"
-            if let bus = gst_element_get_bus(pipeline) {
-                if let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
-                    reason = PipelineMessage.describeError(message)
-                    gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self))
-                }
-                gst_object_unref(UnsafeMutableRawPointer(bus))
-            }
-            failed(reason)
+        if !pipeline.start() {
+            failed(pipeline.takeError() ?? "it failed to start")
         }
     }
 
     private func failed(_ reason: String) {
-        gst_element_set_state(pipeline, GST_STATE_NULL)
+        pipeline.setState(GST_STATE_NULL)
         let text = "the speaker '\(sinkDescription)' cannot play: \(reason). " + SinkCheck.alternatives("audio", besides: sinkDescription)
         guard problem == nil else { return }
         problem = text
@@ -208,7 +198,7 @@ public final class SpeakerOutput {
 
     private func runningTime() -> UInt {
         let now = gst_clock_get_time(clock)
-        let base = gst_element_get_base_time(pipeline)
+        let base = gst_element_get_base_time(pipeline.element)
         return now > base ? now - base : 0
     }
 
