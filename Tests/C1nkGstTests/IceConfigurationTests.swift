@@ -1,4 +1,5 @@
 import XCTest
+import CGStreamer
 @testable import C1nkGst
 
 final class IceConfigurationTests: XCTestCase {
@@ -17,5 +18,15 @@ final class IceConfigurationTests: XCTestCase {
         XCTAssertThrowsError(try WebRTCBin(name: "t", ice: ice, latencyMilliseconds: 20) { _ in }) { error in
             XCTAssertTrue("\(error)".contains("TURN"), "\(error)")
         }
+    }
+
+    /// No UPnP discovery: its thread and SSDP sockets outlived calls.
+    func testTheIceAgentDoesNoUPnP() throws {
+        let webrtc = try WebRTCBin(name: "t", ice: .loopback, latencyMilliseconds: 20) { _ in }
+        let agent = try XCTUnwrap(c1nk_object_get_object(UnsafeMutableRawPointer(webrtc.element), "ice-agent"))
+        defer { gst_object_unref(agent) }
+        let nice = try XCTUnwrap(c1nk_object_get_object(agent, "agent"))
+        defer { g_object_unref(nice) }
+        XCTAssertEqual(c1nk_object_get_int(nice, "upnp"), 0, "upnp is off")
     }
 }

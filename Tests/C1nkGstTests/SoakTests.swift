@@ -165,10 +165,9 @@ final class SoakTests: XCTestCase {
                     try wait("call \(call): missed") { events.count("missed") == missed }
                 }
                 if ending == .doorHangup {
-                    // After media: a door hanging up while our accept is still on its
-                    // way to the server can leave that call's webrtcbin behind (a
-                    // known leak, docs/benchmarks.md "Soak"); this soak measures growth
-                    // per call, not that race.
+                    // After media, so that this ending differs from `hangup` (which
+                    // ends during negotiation); a door hanging up before our accept
+                    // reaches the server only makes a harmless `unknown call` error.
                     try wait("call \(call): media") { events.count("media-connected") > before.media }
                     door.hangup()
                 } else {
@@ -224,13 +223,14 @@ final class SoakTests: XCTestCase {
         if ProcessInfo.processInfo.environment["ASAN_OPTIONS"] == nil {
             XCTAssertLessThanOrEqual(late.rssKiB - early.rssKiB, rssLimitKiB, "RSS grows: \(line)")
         }
-        // One call's webrtcbin (16 descriptors and its operations thread) is, rarely,
-        // not released: an open leak (docs/benchmarks.md, "Soak"). The suite
-        // tolerates one such step and fails on a leak per call or more; the
-        // 500 calls of scripts/soak are held to the goal.
-        let rareLeak = calls >= 500 ? (fds: 0, threads: 0) : (fds: 16, threads: 1)
-        XCTAssertLessThanOrEqual(late.fds - early.fds, 2 + rareLeak.fds, "descriptors leak: \(line)")
-        XCTAssertLessThanOrEqual(late.threads - early.threads, 2 + rareLeak.threads, "threads leak: \(line)")
+        // The goal (2 descriptors, 2 threads from call 20 to 500) is judged by
+        // scripts/soak. The suite's 50 calls leave room for a descriptor that
+        // a teardown still holds when the sample is due, and fail on any leak
+        // the size of a call's ICE agent (16 descriptors and a thread, the
+        // UPnP leak in docs/benchmarks.md "Soak") or more.
+        let descriptorLimit = calls >= 500 ? 2 : 8
+        XCTAssertLessThanOrEqual(late.fds - early.fds, descriptorLimit, "descriptors leak: \(line)")
+        XCTAssertLessThanOrEqual(late.threads - early.threads, 2, "threads leak: \(line)")
     }
 
     /// The lowest figures over a few seconds: a call's teardown (sockets,

@@ -287,13 +287,6 @@ public final class AnswerSession {
             }
             webrtc.disconnect()
             repairWatch?.disconnect()
-        }, beforeNull: {
-            // webrtcbin first, on its own: its operations thread and its ICE
-            // sockets close with its NULL state, and a webrtcbin released in any
-            // other state keeps both for the life of the process.
-            if gst_element_set_state(webrtc.element, GST_STATE_NULL) == GST_STATE_CHANGE_FAILURE {
-                log.warning("call \(callId): webrtcbin would not stop; its sockets may stay open")
-            }
         }, afterNull: {
             speakerInput?.remove()
             speakerInput = nil

@@ -6,7 +6,7 @@ import CGStreamer
 /// first — the owner's `stop()`, its `deinit`, or this object's own `deinit`.
 ///
 /// The owner keeps the order of its own teardown: `release` runs the
-/// owner's steps around the fixed ones (see `release(detach:beforeNull:afterNull:)`).
+/// owner's steps around the fixed ones (see `release(detach:afterNull:)`).
 /// Main context only.
 final class OwnedPipeline {
     let element: UnsafeMutablePointer<GstElement>
@@ -72,16 +72,15 @@ final class OwnedPipeline {
     }
 
     /// Releases the pipeline, once; a later call does nothing. In order:
-    /// `detach` (the owner's signals and probes), the bus watch removed,
-    /// `beforeNull`, the pipeline set to NULL, `afterNull` (what the owner
-    /// held inside it), and the pipeline's reference dropped.
-    func release(detach: () -> Void = {}, beforeNull: () -> Void = {}, afterNull: () -> Void = {}) {
+    /// `detach` (the owner's signals and probes), the bus watch removed, the
+    /// pipeline set to NULL, `afterNull` (what the owner held inside it), and
+    /// the pipeline's reference dropped.
+    func release(detach: () -> Void = {}, afterNull: () -> Void = {}) {
         guard !isReleased else { return }
         isReleased = true
         detach()
         busWatch?.remove()
         busWatch = nil
-        beforeNull()
         gst_element_set_state(element, GST_STATE_NULL)
         afterNull()
         gst_object_unref(UnsafeMutableRawPointer(element))

@@ -58,6 +58,11 @@ final class WebRTCBin {
             // the working pair sooner (RFC 8445 allows Ta down to 5 ms).
             if ObjectProperty.has(agent, "agent"), let nice = c1nk_object_get_object(agent, "agent") {
                 if ObjectProperty.has(nice, "stun-pacing-timer") { ObjectProperty.set(nice, "stun-pacing-timer", "5") }
+                // No UPnP port mapping (libwebrtc does none either): its IGD
+                // discovery runs a thread with SSDP sockets per agent that a
+                // call ending mid-discovery could leave behind, and it sends
+                // multicast at every ring.
+                if ObjectProperty.has(nice, "upnp") { ObjectProperty.set(nice, "upnp", "false") }
                 g_object_unref(nice)
             }
             // Plain unref: the agent is still floating inside webrtcbin 1.22, and
