@@ -97,9 +97,10 @@ final class MuteTests: XCTestCase {
         MainContext.spin(0.8)
         XCTAssertLessThan(harness.door.loudestHeard(since: accepted), -60, "muted before the accept: the door hears nothing")
 
-        let firstSession = harness.answerer.currentSession.map(ObjectIdentifier.init)
+        // Held, so that the new session cannot be allocated at its address.
+        let firstSession = harness.answerer.currentSession
         harness.door.restartMedia()
-        waitUntil("a new session") { harness.answerer.currentSession.map(ObjectIdentifier.init) != firstSession }
+        waitUntil("a new session") { harness.answerer.currentSession.map { $0 !== firstSession } ?? false }
         let reoffered = MainContext.monotonicSeconds()
         waitUntil("the new session plays the door") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
         MainContext.spin(0.8)
