@@ -110,11 +110,14 @@ final class AnswerCommandTests: XCTestCase {
         XCTAssertNotNil(first["t"] as? Int, "t in unix ms")
     }
 
-    /// A local server and a started simulated door on loopback; `record` gets the door's events.
-    static func serverAndDoor(record: @escaping (SimulatedDoor.Event) -> Void) throws -> (SignalServer, SimulatedDoor) {
+    /// A local server and a started simulated door on loopback (`configure` sets its
+    /// options); `record` gets the door's events.
+    static func serverAndDoor(configure: (inout SimulatedDoor.Options) -> Void = { _ in },
+                              record: @escaping (SimulatedDoor.Event) -> Void) throws -> (SignalServer, SimulatedDoor) {
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
         doorOptions.media.ice = .loopback
+        configure(&doorOptions)
         let door = try SimulatedDoor(doorOptions)
         door.onEvent = record
         door.start()

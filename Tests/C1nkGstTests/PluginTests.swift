@@ -135,14 +135,8 @@ final class PluginTests: XCTestCase {
     func testGstLaunchAnswersADoorAndHangsUpWhenSetToNull() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
-        let server = try SignalServer()
-        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.ice = .loopback
-        doorOptions.media.stampTime = true
-        let door = try SimulatedDoor(doorOptions)
         var doorEvents: [SimulatedDoor.Event] = []
-        door.onEvent = { doorEvents.append($0) }
-        door.start()
+        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.stampTime = true }) { doorEvents.append($0) }
         defer { door.stop() }
         let directory = temporaryDirectory()
         let launch = try Tool("gst-launch-1.0", [
@@ -227,13 +221,8 @@ final class PluginTests: XCTestCase {
     func testAnAppThatNeverRunsTheDefaultContextDrivesTheElementBySignals() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
-        let server = try SignalServer()
-        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.ice = .loopback
-        let door = try SimulatedDoor(doorOptions)
         var doorEvents: [SimulatedDoor.Event] = []
-        door.onEvent = { doorEvents.append($0) }
-        door.start()
+        let (server, door) = try AnswerCommandTests.serverAndDoor { doorEvents.append($0) }
         defer { door.stop() }
         let app = try Tool(AnswerCommandTests.binaries.appendingPathComponent("c1nk-gst-plugin-app").path,
                            [server.url, temporaryDirectory() + "/id"])
