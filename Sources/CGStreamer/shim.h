@@ -246,4 +246,21 @@ static inline gulong c1nk_untimed_stamp_add_probe(GstPad *pad) {
                            c1nk_untimed_stamp_probe, state, g_free);
 }
 
+/* ThreadSanitizer annotations (no-ops unless the TSan runtime is linked:
+ * the symbols are weak). GLib's GMutex is a futex, invisible to TSan, so an
+ * object made on one thread and handed to a streaming thread through a GLib
+ * or GStreamer lock (a pad probe, a signal) looks unordered. The maker calls
+ * c1nk_tsan_release(object) once it is complete, the streaming side
+ * c1nk_tsan_acquire(object) before reading it: that declares exactly the
+ * hand-off the C lock performs, and no more. */
+extern void __tsan_acquire(void *addr) __attribute__((weak));
+extern void __tsan_release(void *addr) __attribute__((weak));
+static inline void c1nk_tsan_acquire(const void *addr) { if (__tsan_acquire) __tsan_acquire((void *)addr); }
+static inline void c1nk_tsan_release(const void *addr) { if (__tsan_release) __tsan_release((void *)addr); }
+
+/* Returns the free memory at the top of glibc's heaps (every arena) to the
+ * system: malloc_trim(0). Returns 1 if some was released. */
+#include <malloc.h>
+static inline int c1nk_malloc_trim(void) { return malloc_trim(0); }
+
 #endif

@@ -95,6 +95,8 @@ public final class Answerer {
     /// builds a new one) and settable while ringing.
     private var microphoneMuted = false
     private var levelsTimer: GLibTimer?
+    /// Returns the heap's free pages to the system after each call's teardown.
+    private let heapTrim = HeapTrim()
 
     public init(signaller: any Signaller, options: Options, events: EventLog,
                 makeMedia: @escaping CallMediaFactory = AnswerSession.factory) {
@@ -374,6 +376,7 @@ public final class Answerer {
         session.finish(timeout: 3) { [weak self, weak session] in
             guard let self else { return }
             self.finishing[key] = nil
+            self.heapTrim.schedule()
             if let session, let path = session.recordingPath, session.recordingError == nil {
                 self.recordingAnnounced.remove(path)
                 self.events.emit(.recorded(callId: session.callId, path: path))

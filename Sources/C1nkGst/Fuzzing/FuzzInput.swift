@@ -1,3 +1,5 @@
+import Foundation
+
 /// One untrusted input through every path that reads what the network
 /// sends: the wire codec of all four message kinds, and the door's SDP offer
 /// up to what `AnswerSession` computes from it before building a pipeline.
@@ -38,11 +40,35 @@ public enum FuzzInput {
         for index in 0..<UInt32(min(summary.lines.count + 1, 64)) { _ = summary.mid(forLine: index) }
         _ = summary.hasVideo
         _ = summary.audioLineIndex
+        // Filling and parsing the description is a pure function of these
+        // few values, which take few distinct forms; it was two thirds of the
+        // time per input. Each distinct set is parsed once.
+        let key = ["video-depay", "video-decoder", "audio-depay", "audio-encoder"].map { values[$0] ?? "-" }.joined(separator: "\u{0}")
+        guard parsedDescriptions.insert(key) else { return }
         let description = MediaConfiguration.fill(
             "identity name=video-in ! {video-depay} ! {video-decoder} ! identity name=video-out ! fakesink\n"
                 + "identity name=audio-in ! {audio-depay} ! fakesink\naudiotestsrc ! {audio-encoder} ! identity name=audio-out",
             values)
         _ = PipelineGraph(lines: description.components(separatedBy: "\n"))
+    }
+
+    /// The value sets `offer` has already filled and parsed (bounded).
+    private static let parsedDescriptions = SeenKeys(limit: 4096)
+
+    final class SeenKeys: @unchecked Sendable {
+        private let lock = NSLock()
+        private var keys: Set<String> = []
+        private let limit: Int
+
+        init(limit: Int) { self.limit = limit }
+
+        /// True the first time `key` is seen (again after the set fills up and is cleared).
+        func insert(_ key: String) -> Bool {
+            lock.withLock {
+                if keys.count >= limit { keys.removeAll(keepingCapacity: true) }
+                return keys.insert(key).inserted
+            }
+        }
     }
 
     /// A decoded server message as an event of a call in progress.

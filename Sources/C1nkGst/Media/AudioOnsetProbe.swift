@@ -5,8 +5,8 @@ import Foundation
 /// video's `FrameStamp`: it finds where tone bursts begin in raw audio
 /// (S16LE or F32LE, interleaved) passing a pad, and notes when each onset
 /// happens on the system clock. Matching onsets at the mouth and at the ear
-/// gives mouth-to-ear latency. Per buffer it reads samples and stores a
-/// number under a lock; nothing else.
+/// gives mouth-to-ear latency. Per buffer it reads samples and updates its
+/// quiet run and onsets under a lock; nothing else.
 public final class AudioOnsetProbe: @unchecked Sendable {
     public enum Timing: Sendable {
         /// When the sample was captured: element base time + the buffer's timestamp.
@@ -29,8 +29,12 @@ public final class AudioOnsetProbe: @unchecked Sendable {
     public init(pad: UnsafeMutablePointer<GstPad>, timing: Timing, threshold: Double = 0.1, quietSeconds: Double = 0.1) {
         self.threshold = threshold
         quietNeeded = quietSeconds
+        // The probe reads this object on the pad's streaming thread; it gets
+        // there through the pad's lock, a futex ThreadSanitizer cannot see.
+        c1nk_tsan_release(Unmanaged.passUnretained(self).toOpaque())
         PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
             guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
+            c1nk_tsan_acquire(Unmanaged.passUnretained(self).toOpaque())
             self.inspect(buffer, pad: pad, timing: timing)
             return GST_PAD_PROBE_OK
         }
@@ -84,22 +88,27 @@ public final class AudioOnsetProbe: @unchecked Sendable {
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
         defer { gst_buffer_unmap(buffer, &map) }
         let frames = Int(map.size) / ((isFloat ? 4 : 2) * Int(channels))
-        var onsetFrame: Int?
         let raw = UnsafeRawPointer(map.data!)
-        var quiet = quietSamples
-        for frame in 0..<frames {
-            let index = frame * Int(channels)
-            let value = isFloat ? Double(raw.load(fromByteOffset: index * 4, as: Float.self))
-                : Double(raw.load(fromByteOffset: index * 2, as: Int16.self)) / 32768
-            if abs(value) >= threshold {
-                if onsetFrame == nil, Double(quiet) / Double(rate) >= quietNeeded { onsetFrame = frame }
-                quiet = 0
-            } else if quiet < Int.max {
-                quiet += 1
+        // The quiet run carries over from buffer to buffer, and a pad's
+        // streaming thread may change (a restarted source): under the lock.
+        let found: Int? = lock.withLock {
+            var onsetFrame: Int?
+            var quiet = quietSamples
+            for frame in 0..<frames {
+                let index = frame * Int(channels)
+                let value = isFloat ? Double(raw.load(fromByteOffset: index * 4, as: Float.self))
+                    : Double(raw.load(fromByteOffset: index * 2, as: Int16.self)) / 32768
+                if abs(value) >= threshold {
+                    if onsetFrame == nil, Double(quiet) / Double(rate) >= quietNeeded { onsetFrame = frame }
+                    quiet = 0
+                } else if quiet < Int.max {
+                    quiet += 1
+                }
             }
+            quietSamples = quiet
+            return onsetFrame
         }
-        quietSamples = quiet
-        guard let onsetFrame else { return }
+        guard let onsetFrame = found else { return }
         let offset = UInt64(onsetFrame) * 1_000_000_000 / UInt64(rate)
         let time: UInt64
         switch timing {
