@@ -262,5 +262,7 @@ static inline void c1nk_tsan_release(const void *addr) { if (__tsan_release) __t
  * system: malloc_trim(0). Returns 1 if some was released. */
 #include <malloc.h>
 static inline int c1nk_malloc_trim(void) { return malloc_trim(0); }
+/* At most `count` malloc arenas (mallopt M_ARENA_MAX), for threads yet to allocate. */
+static inline int c1nk_malloc_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
 
 #endif

@@ -21,6 +21,8 @@ if commandLine.printConfig {
     print(commandLine.printedConfig)
     exit(0)
 }
+// Two malloc arenas, not glibc's 8 a core (docs/benchmarks.md, "Soak").
+HeapTrim.limitArenas()
 GStreamer.initialize()
 if let debug = commandLine.gstDebug { GStreamer.setDebug(debug) }
 if commandLine.doctor { exit(Doctor.run(commandLine)) }

@@ -1,4 +1,5 @@
 import CGStreamer
+import Glibc
 
 /// Gives the heap's free memory back to the system a little after a call
 /// has ended (glibc's `malloc_trim(0)`, every arena).
@@ -9,7 +10,7 @@ import CGStreamer
 /// kept (docs/benchmarks.md, "Soak"). Trimming once the pipeline has been
 /// released (its threads joined) returns those pages. It costs a few
 /// milliseconds on the main context, once a call.
-final class HeapTrim {
+public final class HeapTrim {
     private var timer: GLibTimer?
     private let delay: Double
     /// How many trims ran (for tests).
@@ -18,6 +19,16 @@ final class HeapTrim {
     /// `delay`: seconds after the request, so that what the teardown frees
     /// late (a finalised recording, the last messages) is free by then.
     init(delay: Double = 1) { self.delay = delay }
+
+    /// Limits glibc to `count` malloc arenas (instead of 8 a core) unless
+    /// MALLOC_ARENA_MAX says otherwise. Every call starts new streaming
+    /// threads, and each new arena keeps its own high-water mark of freed
+    /// memory. For a command, before it starts threads: a library must not
+    /// change its host's allocator.
+    public static func limitArenas(to count: Int32 = 2) {
+        guard getenv("MALLOC_ARENA_MAX") == nil else { return }
+        _ = c1nk_malloc_arena_max(count)
+    }
 
     /// Trims `delay` seconds from now; a request while one is pending moves it.
     func schedule() {
