@@ -5,8 +5,8 @@ import XCTest
 /// Many calls in one `c1nk-gst-answer` process, ending every way the product
 /// knows, and what the process holds afterwards: it must not grow.
 ///
-/// 50 calls here; `scripts/soak` runs 500 (C1NK_SOAK_CALLS) in a release build
-/// and prints the figures.
+/// 50 calls here; `scripts/soak` runs 500 (C1NK_SOAK_CALLS) in the same debug
+/// build and prints the figures.
 final class SoakTests: XCTestCase {
     enum Ending: String, CaseIterable {
         case hangup, doorHangup = "door-hangup", reject, noConnection = "no-connection", socketDrop = "socket-drop", busy
