@@ -1,4 +1,4 @@
-import C1nkGst
+
 
 /// One option of `c1nk-gst-answer`: its name on the command line (`--name`)
 /// and in the config file (`name = …`), its help, and how a value is applied.

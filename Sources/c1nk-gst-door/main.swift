@@ -1,4 +1,7 @@
-import C1nkGst
+import C1nkCommandLine
+import C1nkGLib
+import C1nkLocal
+import C1nkMedia
 import Glibc
 
 let usage = """

@@ -1,4 +1,6 @@
-import C1nkGst
+import C1nkCommandLine
+import C1nkGLib
+import C1nkLocal
 import Glibc
 
 let usage = """
