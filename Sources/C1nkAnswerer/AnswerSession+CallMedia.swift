@@ -8,7 +8,8 @@ extension AnswerSession: CallMedia {
     }
 
     /// The answerer's default factory.
-    public static let factory: CallMediaFactory = { callId, offer, configuration, audioEnabled, speaker in
+    /// Called on the main context only (a factory is not Sendable).
+    nonisolated(unsafe) public static let factory: CallMediaFactory = { callId, offer, configuration, audioEnabled, speaker in
         try AnswerSession(callId: callId, offer: offer, configuration: configuration, audioEnabled: audioEnabled,
                           speaker: speaker)
     }

@@ -5,7 +5,7 @@ import Glibc
 /// GStreamer's own: `GST_DEBUG=c1nk*:5` shows everything of ours.
 /// Warnings and errors are meant for the person running the command and also
 /// go to standard error, whatever `GST_DEBUG` says.
-public struct Log {
+public struct Log: @unchecked Sendable {
     public enum Level { case error, warning, info, debug, trace }
 
     private let category: UnsafeMutablePointer<GstDebugCategory>?

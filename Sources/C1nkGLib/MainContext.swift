@@ -18,8 +18,10 @@ import CGStreamer
 /// source is attached.
 public enum MainContext {
     /// The context every source of the library is attached to; nil is GLib's default context.
-    public private(set) static var context: OpaquePointer?
-    private static var chosen = false
+    /// Written once by `use(_:)` before any source exists (so before any other
+    /// thread can read it), then only read.
+    nonisolated(unsafe) public private(set) static var context: OpaquePointer?
+    nonisolated(unsafe) private static var chosen = false
 
     /// Chooses the context of the process. Call it once, before anything of
     /// the library attaches a source (a post, a timer, a socket, a bus watch).

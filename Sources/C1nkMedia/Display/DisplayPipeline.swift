@@ -40,7 +40,8 @@ public final class DisplayPipeline {
     private var pulse: PulseAnimation?
     private var stopped = false
     private let log = Log.media
-    private static var channels = 0
+    /// Numbers each call's intervideo channel; the main context only.
+    nonisolated(unsafe) private static var channels = 0
 
     enum Layer: Int, CaseIterable {
         case video = 0, base, pulseA, pulseB, overlay1, overlay2, overlay3, overlay4, overlay5, overlay6
@@ -161,7 +162,8 @@ public final class DisplayPipeline {
 
     /// How long a still screen keeps running before the pipeline pauses:
     /// long enough for the new picture to reach the sink.
-    public static var stillAfter = 0.6
+    /// Set before a display starts (tests shorten it), then only read on the main context.
+    nonisolated(unsafe) public static var stillAfter = 0.6
     /// Whether the pipeline is paused on a still screen.
     public private(set) var isPaused = false
     private var pauseTimer: GLibTimer?
