@@ -1,7 +1,7 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
 
 /// The answerer's trim of the heap after a call (docs/benchmarks.md, "Soak").
 final class HeapTrimTests: XCTestCase {
