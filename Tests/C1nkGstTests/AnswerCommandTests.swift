@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
+@testable import C1nkSignaling
 
 /// The built `c1nk-gst-answer` (and friends) run as a user runs them.
 final class AnswerCommandTests: XCTestCase {

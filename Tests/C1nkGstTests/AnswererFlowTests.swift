@@ -1,5 +1,9 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkAnswerer
+@testable import C1nkCall
+@testable import C1nkGLib
+@testable import C1nkProtocol
+@testable import C1nkSignaling
 
 /// The answerer's call flow against an in-memory signaller and scripted
 /// media: no socket, no webrtcbin, no sleeps. Each step is delivered and its

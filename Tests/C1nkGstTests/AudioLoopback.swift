@@ -1,5 +1,6 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// A door and an answering session connected directly in this process
 /// (candidates handed across), for the audio tests: what the door heard,

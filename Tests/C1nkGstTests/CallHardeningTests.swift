@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
 
 /// Real calls over loopback where something else happens meanwhile: a second
 /// ring, a dying socket, a server error, a door that does not open.

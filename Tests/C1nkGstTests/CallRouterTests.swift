@@ -1,5 +1,6 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkLocal
+@testable import C1nkProtocol
 
 /// The local server's call flow without sockets: events into `CallRouter`,
 /// the messages and timers it answers read back exactly.

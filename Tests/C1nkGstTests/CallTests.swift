@@ -1,5 +1,6 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// Real calls over loopback between the simulated door and the answerer.
 final class CallTests: XCTestCase {

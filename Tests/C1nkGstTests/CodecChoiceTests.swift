@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
 
 /// The answer takes only codecs this machine can play (GStreamer registry).
 final class CodecChoiceTests: XCTestCase {

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkService
 
 /// The control socket for home automation: real Unix sockets, clients in
 /// this process, the server on the main context.

@@ -1,7 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// Input to the display: navigation events sent into the sink's pad the way a
 /// window sink sends them, and recorded Linux `input_event` records fed to

@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
 
 /// The display's state machine, with no GStreamer and no clock.
 final class DisplayMachineTests: XCTestCase {

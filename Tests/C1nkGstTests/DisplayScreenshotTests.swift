@@ -1,7 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// Renders every screen through the real display pipeline (compositor,
 /// imagefreeze, intervideo) into the sink, reads the sink's last frame back

@@ -1,7 +1,7 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
 
 /// The worked examples of docs/pipelines.md, run in real calls.
 final class ExamplePipelineTests: XCTestCase {

@@ -1,6 +1,8 @@
 import CGStreamer
 import XCTest
-@testable import C1nkGst
+@testable import C1nkAnswerer
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// GLib criticals counted while a test runs (the fuzzer treats them as crashes).
 nonisolated(unsafe) private var criticals = 0

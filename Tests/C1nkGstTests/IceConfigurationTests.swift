@@ -1,6 +1,6 @@
 import XCTest
 import CGStreamer
-@testable import C1nkGst
+@testable import C1nkMedia
 
 final class IceConfigurationTests: XCTestCase {
     func testURLsAreWrittenTheWayWebrtcbinTakesThem() {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
 
 /// Answerers and the server's router together, over in-memory signallers:
 /// the calls of several devices without a socket or a sleep.

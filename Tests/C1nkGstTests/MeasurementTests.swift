@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
 
 final class MeasurementTests: XCTestCase {
     func testFrameStampSurvivesARoundTrip() {

@@ -1,7 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// A recorded file re-opened with GStreamer: what the discoverer says of it,
 /// and how many video frames actually decode.

@@ -1,5 +1,6 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// The two media ends connected directly in one process, candidates handed
 /// across: the fastest real webrtcbin test.

@@ -1,5 +1,6 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// Calls through the simulated door's impaired network (loss on first send,
 /// bursts, an outage): NACK/RTX and keyframe requests must repair them, and

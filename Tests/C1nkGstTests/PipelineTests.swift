@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// Pipelines as text and recording, in real loopback calls.
 final class PipelineTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
 
 /// The GStreamer plugin `libgstc1nk.so` as a GStreamer user runs it:
 /// gst-inspect-1.0 and gst-launch-1.0 subprocesses that find it in the build folder.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
+@testable import C1nkMedia
 
 /// `--pipeline` and `--record` through the real command.
 final class RecordCommandTests: XCTestCase {

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
+@testable import C1nkService
 
 /// Recording retention: the policy as a pure function, the pattern that
 /// decides which files are ours, and sweeps of a real folder with fake ages.

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
 
 final class RingHistoryTests: XCTestCase {
     func temporaryPath() -> String {

@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkMedia
 
 /// Layout and painting without a pipeline: every screen at odd sizes, hostile
 /// names, and hit-testing on the drawn buttons.

@@ -1,4 +1,5 @@
-@testable import C1nkGst
+@testable import C1nkAnswerer
+@testable import C1nkProtocol
 
 /// The media seam of the answerer, played by a test: it makes no media and
 /// pretends none. The test fires what webrtcbin would report (`answer`,

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
+@testable import C1nkSignaling
 
 /// `wss://`: the certificate is always checked; `--trust-ca` adds an authority.
 final class SecureSignalingTests: XCTestCase {

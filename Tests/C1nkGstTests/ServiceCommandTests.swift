@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
 
 /// `c1nk-gst-answer` as a service: the control socket, retention and `doctor`,
 /// run as a user runs them against a server and a door in this process.

@@ -1,6 +1,8 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
+@testable import C1nkMedia
 
 /// The config file, `--print-config`, exit codes and limits of
 /// `c1nk-gst-answer`, run as a user runs it.

@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import C1nkGst
+@testable import C1nkLocal
+@testable import C1nkService
 
 /// systemd's notify protocol, tested with a socket of our own standing in for
 /// systemd, and the units checked with `systemd-analyze verify`.

@@ -1,7 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// `sync=false` reaches every sink of a `--sink` bin, unless the description
 /// sets `sync` itself: the glass-to-glass latency read at the real sink

@@ -1,6 +1,7 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkLocal
 
 /// Many calls in one `c1nk-gst-answer` process, ending every way the product
 /// knows, and what the process holds afterwards: it must not grow.

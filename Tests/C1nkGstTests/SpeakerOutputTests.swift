@@ -1,5 +1,6 @@
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// One owner of the speaker: the ringtone, the display's sounds and the
 /// call's audio share one sink, and the microphone opens only at accept.

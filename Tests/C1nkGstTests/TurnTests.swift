@@ -1,7 +1,8 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 
 /// A real coturn on loopback, started by the test with a test user and a
 /// port the OS chose, stopped by its PID.
