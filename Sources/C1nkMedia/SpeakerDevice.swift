@@ -1,3 +1,4 @@
+import C1nkGLib
 import CGStreamer
 
 /// How much the speaker's sink may hold back: low-latency settings for the
