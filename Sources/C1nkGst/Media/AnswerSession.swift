@@ -53,12 +53,24 @@ public final class AnswerSession {
         guard var summary = probes?.summary() else { return nil }
         func span(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { a in to.map { ($0 - a) * 1000 } } }
         summary.setupMs = ["offerToAnswer": span(offerAt, answerAt), "answerToConnected": span(answerAt, connectedAt),
-                           "connectedToFirstFrame": span(connectedAt, firstFrameAt)].compactMapValues { $0 }
+                           "connectedToFirstFrame": span(connectedAt, firstFrameAt),
+                           // offerToAnswer's steps (see `Mark`).
+                           "answerBuild": span(offerAt, marks[.built]), "answerPrepare": span(marks[.built], marks[.prepared]),
+                           "answerStart": span(marks[.prepared], marks[.started]),
+                           "answerRemoteDescription": span(marks[.started], marks[.remoteDescription]),
+                           "answerCreate": span(marks[.remoteDescription], answerAt)].compactMapValues { $0 }
         return summary
     }
     /// Monotonic seconds of the set-up steps, for `measurements`.
     let offerAt = MainContext.monotonicSeconds()
     var answerAt: Double?
+    /// The steps between offer and answer: the pipeline built from its text
+    /// (and webrtcbin made), prepared (pads, probes, gates), started
+    /// (PLAYING), the remote description applied (back on the main
+    /// context); the answer created is `answerAt`.
+    enum Mark { case built, prepared, started, remoteDescription }
+    var marks: [Mark: Double] = [:]
+    func mark(_ step: Mark) { marks[step] = MainContext.monotonicSeconds() }
     var connectedAt: Double?
     var firstFrameAt: Double?
     var probes: MeasurementProbes?
@@ -67,6 +79,8 @@ public final class AnswerSession {
     let offer: OfferSummary
     let inputs = PadTable()
     let pipeline: OwnedPipeline
+    /// What the next call's standby pipeline is built from (see `CallPipelineStandby`).
+    let standbyRecipe: (description: PipelineDescription, values: [String: String])
     let webrtc: WebRTCBin
     let frameCounter = FrameCounter()
     let keyframeCounter = FrameCounter()
@@ -114,7 +128,14 @@ public final class AnswerSession {
 
         let values = Self.pipelineValues(callId: callId, offer: offer, configuration: configuration, log: log)
         recordingPath = values.recordingPath
-        pipeline = try OwnedPipeline(configuration.resolvedPipeline(), values: values.values, name: "c1nk-call")
+        let description = try configuration.resolvedPipeline()
+        standbyRecipe = (description, values.values)
+        if let ready = CallPipelineStandby.take(description, values: values.values) {
+            pipeline = OwnedPipeline(adopting: ready)
+            gst_object_set_name(UnsafeMutableRawPointer(ready).assumingMemoryBound(to: GstObject.self), "c1nk-call")
+        } else {
+            pipeline = try OwnedPipeline(description, values: values.values, name: "c1nk-call")
+        }
 
         let inputs = self.inputs
         let callLabel = callId
@@ -140,6 +161,7 @@ public final class AnswerSession {
             throw error
         }
         gst_bin_add(bin, webrtc.element)
+        mark(.built)
         self.speaker.align(pipeline.element)
         prepareAudio()
         if configuration.measure {
@@ -167,10 +189,12 @@ public final class AnswerSession {
         webrtc.onConnectionState = { [weak self] state in self?.connectionStateChanged(state) }
         pipeline.watchBus { [weak self] message in self?.busMessage(message) }
 
+        mark(.prepared)
         if !pipeline.start() {
             stop()
             throw MediaError.pipeline("the call pipeline would not start; run with GST_DEBUG=c1nk*:5,*:2 to see why")
         }
+        mark(.started)
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: sdp) { [weak self] error in
             self?.remoteDescriptionApplied(error)
         }
@@ -277,8 +301,12 @@ public final class AnswerSession {
         }
     }
 
-    /// Releases the pipeline; runs once, whoever asks first.
+    /// Releases the pipeline; runs once, whoever asks first. The next
+    /// call's pipeline is built ahead once this teardown is done.
     func stopPipeline() {
+        if !pipeline.isReleased {
+            CallPipelineStandby.prepare(standbyRecipe.description, values: standbyRecipe.values, after: 0.05)
+        }
         pipeline.release(detach: {
             if let (pad, probe) = microphoneHold {
                 gst_pad_remove_probe(pad, probe)
