@@ -81,6 +81,8 @@ public final class AnswerSession {
     let pipeline: OwnedPipeline
     /// What the next call's standby pipeline is built from (see `CallPipelineStandby`).
     let standbyRecipe: (description: PipelineDescription, values: [String: String])
+    /// Whether this call took the standby pipeline (built before the offer).
+    let builtFromStandby: Bool
     let webrtc: WebRTCBin
     let frameCounter = FrameCounter()
     let keyframeCounter = FrameCounter()
@@ -130,7 +132,9 @@ public final class AnswerSession {
         recordingPath = values.recordingPath
         let description = try configuration.resolvedPipeline()
         standbyRecipe = (description, values.values)
-        if let ready = CallPipelineStandby.take(description, values: values.values) {
+        let ready = CallPipelineStandby.take(description, values: values.values)
+        builtFromStandby = ready != nil
+        if let ready {
             pipeline = OwnedPipeline(adopting: ready)
             gst_object_set_name(UnsafeMutableRawPointer(ready).assumingMemoryBound(to: GstObject.self), "c1nk-call")
         } else {
