@@ -86,6 +86,10 @@ public final class AnswerSession {
     let webrtc: WebRTCBin
     let frameCounter = FrameCounter()
     let keyframeCounter = FrameCounter()
+    let earlyKeyframe = FrameCounter()
+    /// Whether the first keyframe request left at the door's first video
+    /// packet, before webrtcbin's video pad appeared (1) or only then (0).
+    var keyframeAskedAtFirstPacket: Bool { earlyKeyframe.value.load(ordering: .relaxed) == 1 }
     var repairWatch: SignalConnection?
     /// Keyframe requests (PLI/FIR) sent to the door: ours at link and those
     /// of the depayloader and decoder after loss.
@@ -144,8 +148,21 @@ public final class AnswerSession {
         let inputs = self.inputs
         let callLabel = callId
         let keyframeCounter = self.keyframeCounter
+        let earlyKeyframe = self.earlyKeyframe
+        // The payload types of the door's video (its codec and repair streams).
+        let summary = offer
+        let videoTypes = Set(summary.videoLineIndex.map { summary.lines[$0].encodings.keys.map { $0 } } ?? [])
+        let playsVideo = summary.videoCodec != nil
         do {
-            webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds) { pad in
+            webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds,
+                                   onNewStream: { jitterbuffer, _ in
+                // Streaming thread: a new stream of the door. The door's
+                // first keyframe may have gone before the connection was up:
+                // ask for one at its first video packet rather than wait for
+                // its next scheduled one (or for the jitterbuffer's latency).
+                guard playsVideo else { return }
+                KeyframeRequests.requestEarly(from: jitterbuffer, ifPayloadIn: videoTypes, counter: keyframeCounter)
+            }) { pad in
                 // Streaming thread: link to what was prepared before the answer, and return.
                 let media = Gst.capsField(pad, "media") ?? "?"
                 guard let target = inputs.pad(for: media) else { return }
@@ -153,11 +170,14 @@ public final class AnswerSession {
                 if result != GST_PAD_LINK_OK {
                     MainContext.post { Log.media.warning("call \(callLabel): cannot link the door's \(media) (\(result.rawValue))") }
                 } else if media == "video" {
+                    let early = keyframeCounter.value.load(ordering: .relaxed) > 0
                     KeyframeRequests.count(on: pad, into: keyframeCounter)
-                    // The door's first keyframe may have gone before the
-                    // connection was up: ask for one now rather than wait
-                    // for its next scheduled one.
-                    gst_pad_send_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
+                    // Unless the request at the first packet went out (see onNewStream).
+                    if early {
+                        earlyKeyframe.value.store(1, ordering: .relaxed)
+                    } else {
+                        gst_pad_send_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
+                    }
                 }
             }
         } catch {
