@@ -1,10 +1,22 @@
-// swift-tools-version:5.10
+// swift-tools-version:6.0
 import PackageDescription
+
+// The layers, lowest first; each depends only on layers below it, and the
+// compiler holds that (an upward import does not build):
+//   CGStreamer (C) → C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
+//   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → commands, plugin.
+// Only C1nkGLib and C1nkMedia import CGStreamer. docs/architecture.md has the map.
+
+/// Swift 5 language mode, for the targets whose GLib callbacks and shared
+/// state are not yet proven to the strict concurrency checker (docs/architecture.md).
+let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
 
 let package = Package(
     name: "c1nk-gst",
     products: [
-        .library(name: "C1nkGst", targets: ["C1nkGst"]),
+        // The library, layer by layer (import the layers you need).
+        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -29,16 +41,52 @@ let package = Package(
             resources: [.copy("display.pipeline"), .copy("record.pipeline"),
                         .copy("display-record.pipeline"), .copy("audio.pipeline")]
         ),
-        .target(name: "C1nkGst", dependencies: ["CGStreamer", "C1nkPipelines"]),
+        // The GLib bridge: the only Swift that touches raw callbacks (GLib, GStreamer, libsoup).
+        .target(name: "C1nkGLib", dependencies: ["CGStreamer"]),
+        // The wire protocol: Codable messages, the codec, protocol errors. Foundation only.
+        .target(name: "C1nkProtocol", swiftSettings: []),
+        // The call as a pure state machine (events in, actions out) and its typed events.
+        .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
+        // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+                swiftSettings: []),
+        // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
+        .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol"], swiftSettings: []),
+        // The answering core shared by the command and the plugin.
+        .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling"],
+                swiftSettings: []),
+        // Running as a service: the control socket, readiness notification, recording retention.
+        .target(name: "C1nkService", dependencies: ["C1nkGLib"], swiftSettings: []),
+        // The local signaling server (a pure call router behind sockets) and the simulated door.
+        .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling"],
+                swiftSettings: []),
+        // Argument parsing shared by the commands. Foundation only.
+        .target(name: "C1nkCommandLine", swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
-        .target(name: "GstC1nk", dependencies: ["C1nkGst", "CGStreamer", "CGstC1nk"]),
+        .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                                                "C1nkSignaling", "C1nkAnswerer"], swiftSettings: []),
         // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
-        .executableTarget(name: "c1nk-gst-answer", dependencies: ["C1nkGst"]),
-        .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGst"]),
-        .executableTarget(name: "c1nk-gst-door", dependencies: ["C1nkGst"]),
-        .executableTarget(name: "c1nk-gst-bench", dependencies: ["C1nkGst", "CGStreamer"]),
-        .testTarget(name: "C1nkGstTests", dependencies: ["C1nkGst", "CGStreamer"]),
+        .executableTarget(name: "c1nk-gst-answer",
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+                                         "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                          swiftSettings: []),
+        .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLib", "C1nkLocal", "C1nkCommandLine"],
+                          swiftSettings: []),
+        .executableTarget(name: "c1nk-gst-door",
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkLocal", "C1nkCommandLine"],
+                          swiftSettings: []),
+        .executableTarget(name: "c1nk-gst-bench",
+                          dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                                         "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkCommandLine"],
+                          swiftSettings: []),
+        // Protocol and call tests: no GStreamer in their build.
+        .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
+        .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
+        .testTarget(name: "C1nkGstTests",
+                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+                                   "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                    swiftSettings: swift5),
     ]
 )

@@ -1,7 +1,7 @@
 // The libFuzzer entry point (built by scripts/fuzz with -sanitize=fuzzer,
 // outside SwiftPM: libFuzzer brings its own main). The work is in
-// C1nkGst.FuzzInput, which the unit tests call too.
-import C1nkGst
+// C1nkAnswerer.FuzzInput, which the unit tests call too.
+import C1nkAnswerer
 import CGStreamer
 
 /// GLib criticals are failed preconditions of a C API (usually a NULL or an

@@ -1,4 +1,7 @@
-import C1nkGst
+import C1nkAnswerer
+import C1nkCall
+import C1nkGLib
+import C1nkSignaling
 import CGStreamer
 import CGstC1nk
 import Foundation

@@ -1,10 +1,10 @@
-import C1nkGst
+import C1nkGLib
 import CGStreamer
 import Glibc
 
 /// The running cores by element; touched on the plugin's context thread only.
 enum Doorbins {
-    static var cores: [UnsafeMutableRawPointer: DoorbinCore] = [:]
+    nonisolated(unsafe) static var cores: [UnsafeMutableRawPointer: DoorbinCore] = [:]
 }
 
 /// NULL → READY: reads the properties (here, so that a bad one fails the

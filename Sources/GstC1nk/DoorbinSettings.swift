@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkAnswerer
 import CGStreamer
 import CGstC1nk
 import Glibc

@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkMedia
 import CGStreamer
 import CGstC1nk
 

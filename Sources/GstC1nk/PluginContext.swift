@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkGLib
 import CGStreamer
 import Foundation
 
@@ -14,7 +14,8 @@ import Foundation
 /// shares this thread: the core is event-driven and light, and one thread
 /// keeps the library's rule of a single serialising context.
 enum PluginContext {
-    private static let context: OpaquePointer = {
+    /// Made once (a lazy static is thread-safe), then only read; GMainContext is thread-safe.
+    nonisolated(unsafe) private static let context: OpaquePointer = {
         GStreamer.initialize()
         let context = g_main_context_new()!
         MainContext.use(context)

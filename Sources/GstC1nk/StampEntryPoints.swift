@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkMedia
 
 /// `c1nkstamp`: draws the benchmark's time stamp (`FrameStamp`) into a frame.
 @_cdecl("c1nk_swift_stamp_frame")

@@ -1,4 +1,9 @@
-import C1nkGst
+import C1nkAnswerer
+import C1nkCommandLine
+import C1nkGLib
+import C1nkMedia
+import C1nkService
+import C1nkSignaling
 import Foundation
 import Glibc
 

@@ -1,4 +1,8 @@
-import C1nkGst
+import C1nkAnswerer
+import C1nkCommandLine
+import C1nkGLib
+import C1nkMedia
+import C1nkService
 import Foundation
 
 /// The settings of `c1nk-gst-answer`, from the option table

@@ -1,10 +1,10 @@
-import C1nkGst
+
 
 /// One option of `c1nk-gst-answer`: its name on the command line (`--name`)
 /// and in the config file (`name = …`), its help, and how a value is applied.
 /// The rows live in `AnswerOption.all`; parsing, the config file, `--help`,
 /// `--print-config` and SIGHUP all read the same table.
-struct AnswerOption {
+struct AnswerOption: Sendable {
     enum Kind {
         /// `--name`; in the config file `name = true|false`.
         case flag
@@ -37,9 +37,9 @@ struct AnswerOption {
     /// Help lines; the first is beside the option, the others below it.
     let help: [String]
     /// Applies one value ("true"/"false" for a flag). Errors are usage errors.
-    let apply: (inout AnswerCommandLine, String) throws -> Void
+    let apply: @Sendable (inout AnswerCommandLine, String) throws -> Void
     /// The effective value, as a config file would spell it (`--print-config`).
-    var show: ((AnswerCommandLine) -> String)? = nil
+    var show: (@Sendable (AnswerCommandLine) -> String)? = nil
 
     var option: String { "--" + name }
 

@@ -1,4 +1,8 @@
-import C1nkGst
+import C1nkAnswerer
+import C1nkCommandLine
+import C1nkGLib
+import C1nkMedia
+import C1nkSignaling
 import Glibc
 
 /// The rows of the option table. To add an option, add a row here (and a
@@ -77,7 +81,8 @@ extension AnswerOption {
                      apply: { c, v in
                          let template = try nonEmpty(v, "--record")
                          c.recordTemplate = template
-                         c.answerer.media.recording = try RecordingTarget(template)
+                         do { c.answerer.media.recording = try RecordingTarget(template) }
+                         catch let invalid as RecordingTarget.InvalidPath { throw ArgumentReader.UsageError(invalid.description) }
                      }, show: { $0.recordTemplate ?? "" }),
         AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "sink", kind: .value("DESC"), reload: .live,
                      help: ["video sink (default chosen at start: autovideosink with a display,",

@@ -1,4 +1,8 @@
-import C1nkGst
+import C1nkAnswerer
+import C1nkGLib
+import C1nkLocal
+import C1nkMedia
+import C1nkSignaling
 import Glibc
 
 /// `--demo`: a local server and a simulated door in this process, one ring,

@@ -1,4 +1,6 @@
-import C1nkGst
+import C1nkAnswerer
+import C1nkGLib
+import C1nkMedia
 import Glibc
 
 /// Starts the wall display for the commands and connects it to the answerer:

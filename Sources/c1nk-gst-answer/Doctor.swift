@@ -1,4 +1,7 @@
-import C1nkGst
+import C1nkGLib
+import C1nkMedia
+import C1nkService
+import C1nkSignaling
 import Foundation
 import Glibc
 

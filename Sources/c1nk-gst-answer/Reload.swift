@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkService
 import Foundation
 
 /// SIGHUP: reads the config files again (the command line still wins) and

@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkCall
 
 /// What a person at the terminal reads about the events (standard error;
 /// `--events` has them all as JSON).

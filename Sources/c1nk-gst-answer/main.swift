@@ -1,4 +1,5 @@
-import C1nkGst
+import C1nkGLib
+import C1nkMedia
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())

@@ -1,4 +1,6 @@
-import C1nkGst
+import C1nkGLib
+import C1nkLocal
+import C1nkMedia
 import Foundation
 import Glibc
 

@@ -1,4 +1,6 @@
-import C1nkGst
+import C1nkCommandLine
+import C1nkGLib
+import C1nkMedia
 
 /// The options of `c1nk-gst-bench`.
 struct BenchOptions {

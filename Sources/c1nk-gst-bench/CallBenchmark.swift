@@ -1,4 +1,8 @@
-import C1nkGst
+import C1nkCall
+import C1nkGLib
+import C1nkLocal
+import C1nkMedia
+import C1nkProtocol
 import Foundation
 import Glibc
 

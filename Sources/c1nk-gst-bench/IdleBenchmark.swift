@@ -1,4 +1,5 @@
-import C1nkGst
+import C1nkGLib
+import C1nkLocal
 import Foundation
 
 /// What a connected answerer costs while it waits for rings.

@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkMedia
 import Foundation
 
 /// The network section: calls through the simulated door's impaired

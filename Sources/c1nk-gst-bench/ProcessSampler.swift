@@ -1,4 +1,4 @@
-import C1nkGst
+import C1nkGLib
 import Foundation
 import Glibc
 

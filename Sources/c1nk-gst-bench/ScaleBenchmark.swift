@@ -1,4 +1,5 @@
-import C1nkGst
+import C1nkGLib
+import C1nkLocal
 import Foundation
 
 /// N record-only calls at once, each a door and an answerer of its own, all

@@ -1,4 +1,5 @@
-import C1nkGst
+import C1nkCommandLine
+import C1nkGLib
 import Foundation
 import Glibc
 
@@ -6,7 +7,7 @@ let options: BenchOptions
 do {
     options = try BenchOptions.parse(Array(CommandLine.arguments.dropFirst()))
 } catch {
-    fputs("c1nk-gst-bench: \(error)\nRun c1nk-gst-bench --help to see the options.\n", stderr)
+    writeToStandardError("c1nk-gst-bench: \(error)\nRun c1nk-gst-bench --help to see the options.\n")
     exit(2)
 }
 if options.help {
@@ -19,7 +20,7 @@ if let receiver = options.baselineReceiver {
 
 GStreamer.initialize()
 Log.echoToStandardError = false
-func progress(_ text: String) { if !options.json { fputs(text + "\n", stderr) } }
+func progress(_ text: String) { if !options.json { writeToStandardError(text + "\n") } }
 
 var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
                          sink: options.sink + (options.screens.map { ", wall display \($0)" } ?? ""), jitter: options.jitter, calls: [], idle: nil, scale: nil)
@@ -54,7 +55,7 @@ do {
         report.audio = try AudioBenchmark(seconds: options.audioSeconds).run()
     }
 } catch {
-    fputs("c1nk-gst-bench: \(error)\n", stderr)
+    writeToStandardError("c1nk-gst-bench: \(error)\n")
     exit(1)
 }
 print(options.json ? report.json() : report.table())

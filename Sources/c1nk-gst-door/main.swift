@@ -1,4 +1,7 @@
-import C1nkGst
+import C1nkCommandLine
+import C1nkGLib
+import C1nkLocal
+import C1nkMedia
 import Glibc
 
 let usage = """
@@ -88,7 +91,7 @@ do {
         throw ArgumentReader.UsageError("--outage-at needs --outage-for MS (how long nothing is sent)")
     }
 } catch {
-    fputs("c1nk-gst-door: \(error)\nRun c1nk-gst-door --help to see the options.\n", stderr)
+    writeToStandardError("c1nk-gst-door: \(error)\nRun c1nk-gst-door --help to see the options.\n")
     exit(2)
 }
 media.ice.localAddresses = localAddresses.isEmpty ? ["127.0.0.1"] : localAddresses
@@ -98,7 +101,7 @@ var options = SimulatedDoor.Options(serverURL: server!)
 options.media = media
 let door: SimulatedDoor
 do { door = try SimulatedDoor(options) } catch {
-    fputs("c1nk-gst-door: \(error)\n", stderr)
+    writeToStandardError("c1nk-gst-door: \(error)\n")
     exit(1)
 }
 var done = false
@@ -117,7 +120,7 @@ door.onEvent = { event in
         done = true
         failed = true
     case .error(let text):
-        fputs("c1nk-gst-door: \(text)\n", stderr)
+        writeToStandardError("c1nk-gst-door: \(text)\n")
         if !door.isReady { done = true; failed = true }
     default:
         break

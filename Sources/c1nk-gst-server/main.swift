@@ -1,4 +1,6 @@
-import C1nkGst
+import C1nkCommandLine
+import C1nkGLib
+import C1nkLocal
 import Glibc
 
 let usage = """
@@ -43,7 +45,7 @@ do {
     default: throw ArgumentReader.UsageError("--tls-cert and --tls-key go together")
     }
 } catch {
-    fputs("c1nk-gst-server: \(error)\nRun c1nk-gst-server --help to see the options.\n", stderr)
+    writeToStandardError("c1nk-gst-server: \(error)\nRun c1nk-gst-server --help to see the options.\n")
     exit(2)
 }
 
@@ -52,7 +54,7 @@ let server: SignalServer
 do {
     server = try SignalServer(options)
 } catch {
-    fputs("c1nk-gst-server: cannot listen on port \(options.port): \(error)\n", stderr)
+    writeToStandardError("c1nk-gst-server: cannot listen on port \(options.port): \(error)\n")
     exit(1)
 }
 print("c1nk-gst-server: listening on \(server.url)")

@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+
 
 /// The benchmark, run briefly on one small case: every figure is there and sane.
 /// (No timing thresholds: numbers belong in docs/benchmarks.md, not in tests.)

@@ -1,5 +1,6 @@
 import CGStreamer
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 import XCTest
 
 /// The next call's pipeline, built from its text before the offer

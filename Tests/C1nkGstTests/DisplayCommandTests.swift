@@ -1,6 +1,6 @@
 import Foundation
 import XCTest
-@testable import C1nkGst
+
 
 /// The display's options of `c1nk-gst-answer`, run as a user runs them.
 final class DisplayCommandTests: XCTestCase {

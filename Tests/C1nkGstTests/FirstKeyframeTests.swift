@@ -1,4 +1,5 @@
-@testable import C1nkGst
+@testable import C1nkGLib
+@testable import C1nkMedia
 import XCTest
 
 /// The first keyframe is asked for when the door's first video packet

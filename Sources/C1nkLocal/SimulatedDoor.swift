@@ -1,0 +1,221 @@
+import C1nkGLib
+import C1nkMedia
+import C1nkProtocol
+import C1nkSignaling
+import Foundation
+
+/// A door panel on GStreamer speaking the local server's door protocol:
+/// rings, offers its camera and voice to every app that joins, hears the
+/// resident, and "unlocks" on `open-door`. Used by the demo, the tests and
+/// `c1nk-gst-door`.
+public final class SimulatedDoor {
+    public struct Options {
+        public var serverURL: String
+        public var doorId = "door-1"
+        public var media = DoorMediaSession.Options()
+        public init(serverURL: String) { self.serverURL = serverURL }
+    }
+
+    public enum Event: Equatable {
+        case ready
+        case rang(callId: String)
+        case peerJoined(peerId: String)
+        case mediaConnected(peerId: String)
+        case accepted(peerId: String)
+        case doorOpened
+        case callEnded(reason: String)
+        case disconnected(reason: String)
+        case error(String)
+    }
+
+    public var onEvent: ((Event) -> Void)?
+    public private(set) var callId: String?
+    public private(set) var isReady = false
+    public private(set) var doorOpened = false
+    /// When the resident accepted (monotonic seconds).
+    public private(set) var acceptedAt: Double?
+    /// The resident's audio as the door heard it: (monotonic seconds, dBFS).
+    public private(set) var heardLevels: [(time: Double, level: Double)] = []
+    /// With `analyseBands`: the door's and the resident's bands as heard.
+    public private(set) var heardBands: [(time: Double, band: String, level: Double)] = []
+
+    private let options: Options
+    private let log = Log.app
+    private let connector: WebSocketConnector
+    private var socket: MessageSocket<ServerToDoorMessage>?
+    private var peers: [String: DoorMediaSession] = [:]
+    private var spare: PreparedSession?
+
+    public init(_ options: Options) throws {
+        self.options = options
+        connector = try WebSocketConnector(trustedCAFile: nil)
+        WebRTCBin.warmUp()
+    }
+
+    /// Connects and says hello; `.ready` follows.
+    public func start() {
+        connector.connect(to: options.serverURL) { [weak self] result in
+            guard let self else { return }
+            switch result {
+            case .failure(let error):
+                self.onEvent?(.error("cannot reach the server at \(self.options.serverURL): \(error.message)"))
+            case .success(let connection):
+                let socket = MessageSocket<ServerToDoorMessage>(connection, log: self.log)
+                self.socket = socket
+                socket.onMessage = { [weak self] in self?.received($0) }
+                socket.onClosed = { [weak self] reason in
+                    self?.isReady = false
+                    self?.stopPeers()
+                    self?.onEvent?(.disconnected(reason: reason))
+                }
+                socket.send(DoorMessage.hello(doorId: self.options.doorId, doorName: self.options.media.doorName))
+            }
+        }
+    }
+
+    /// The visitor presses the bell. Like a real panel whose camera is
+    /// already running, the door has its first session and offer prepared
+    /// (since it connected, or since its last call ended), so the first app
+    /// to join gets an offer at once.
+    public func ring() {
+        heardLevels.removeAll()
+        heardBands.removeAll()
+        acceptedAt = nil
+        doorOpened = false
+        if spare == nil { spare = makeSession() }
+        socket?.send(DoorMessage.ring)
+    }
+
+    /// The visitor walks away: the door ends the call.
+    public func hangup() {
+        guard let callId else { return }
+        socket?.send(DoorMessage.hangup(callId: callId))
+        endCall(reason: "door-hangup")
+    }
+
+    /// Replaces every peer's session with a fresh one and offers again, as a
+    /// door does after a network change (webrtcbin 1.22 has no ICE restart).
+    public func restartMedia() {
+        guard let callId else { return }
+        for peerId in Array(peers.keys) { startPeer(peerId, callId: callId) }
+    }
+
+    public func stop() {
+        stopPeers()
+        socket?.connection.close(reason: "door stopping")
+        socket = nil
+    }
+
+    /// Mean power (dBFS) heard in a band between two times (monotonic seconds).
+    public func meanHeard(band: String, since start: Double, until end: Double = .infinity) -> Double {
+        let levels = heardBands.filter { $0.band == band && $0.time >= start && $0.time <= end }.map(\.level)
+        guard !levels.isEmpty else { return -.infinity }
+        let power = levels.map { $0.isFinite ? pow(10, $0 / 10) : 0 }.reduce(0, +) / Double(levels.count)
+        return power > 0 ? 10 * log10(power) : -.infinity
+    }
+
+    /// Loudest level heard since `time` (monotonic seconds).
+    public func loudestHeard(since time: Double = 0, until end: Double = .infinity) -> Double {
+        heardLevels.filter { $0.time >= time && $0.time <= end }.map(\.level).max() ?? -.infinity
+    }
+
+    private func received(_ message: ServerToDoorMessage) {
+        switch message {
+        case .helloOk:
+            isReady = true
+            // The camera runs before anyone rings: the first offer is ready
+            // when the bell is pressed.
+            if spare == nil { spare = makeSession() }
+            onEvent?(.ready)
+        case .ringOk(let id):
+            callId = id
+            onEvent?(.rang(callId: id))
+        case let .join(id, peerId):
+            guard id == callId else { return }
+            onEvent?(.peerJoined(peerId: peerId))
+            startPeer(peerId, callId: id)
+        case let .answer(id, peerId, sdp):
+            guard id == callId else { return }
+            peers[peerId]?.applyAnswer(sdp)
+        case let .ice(id, peerId, candidate):
+            guard id == callId else { return }
+            peers[peerId]?.addRemoteCandidate(candidate)
+        case let .accept(id, peerId):
+            guard id == callId else { return }
+            acceptedAt = MainContext.monotonicSeconds()
+            onEvent?(.accepted(peerId: peerId))
+        case let .leave(id, peerId, _):
+            guard id == callId else { return }
+            peers.removeValue(forKey: peerId)?.stop()
+        case let .openDoor(id, _):
+            guard id == callId else { return }
+            doorOpened = true
+            log.info("door \(options.doorId): unlocked for call \(id)")
+            socket?.send(DoorMessage.doorOpened(callId: id))
+            onEvent?(.doorOpened)
+        case let .callEnd(id, reason):
+            guard id == callId else { return }
+            endCall(reason: reason)
+        case .error(let text):
+            onEvent?(.error(text))
+        case .welcome, .pong:
+            break
+        }
+    }
+
+    /// A session made before anyone joined; what it produced waits for a peer.
+    private final class PreparedSession {
+        let session: DoorMediaSession
+        var offer: String?
+        var candidates: [IceCandidate] = []
+        init(_ session: DoorMediaSession) { self.session = session }
+    }
+
+    private func makeSession() -> PreparedSession? {
+        do {
+            let prepared = PreparedSession(try DoorMediaSession(options: options.media))
+            prepared.session.onOffer = { [weak prepared] in prepared?.offer = $0 }
+            prepared.session.onLocalCandidate = { [weak prepared] in prepared?.candidates.append($0) }
+            return prepared
+        } catch {
+            onEvent?(.error("cannot start the door's media: \(error)"))
+            return nil
+        }
+    }
+
+    private func startPeer(_ peerId: String, callId: String) {
+        peers.removeValue(forKey: peerId)?.stop()
+        let taken = spare ?? makeSession()
+        spare = nil
+        guard let prepared = taken else { return }
+        let session = prepared.session
+        let send = { [weak self] (message: DoorMessage) in self?.socket?.send(message) }
+        session.onOffer = { sdp in send(.offer(callId: callId, peerId: peerId, sdp: sdp)) }
+        session.onLocalCandidate = { candidate in send(.ice(callId: callId, peerId: peerId, candidate: candidate)) }
+        if let offer = prepared.offer { send(.offer(callId: callId, peerId: peerId, sdp: offer)) }
+        for candidate in prepared.candidates { send(.ice(callId: callId, peerId: peerId, candidate: candidate)) }
+        session.onConnected = { [weak self] in self?.onEvent?(.mediaConnected(peerId: peerId)) }
+        session.onFailure = { [weak self] reason in self?.onEvent?(.error("peer \(peerId): \(reason)")) }
+        session.onHeardLevel = { [weak self] level in
+            self?.heardLevels.append((MainContext.monotonicSeconds(), level))
+        }
+        session.onHeardBand = { [weak self] band, level in
+            self?.heardBands.append((MainContext.monotonicSeconds(), band, level))
+        }
+        peers[peerId] = session
+    }
+
+    private func endCall(reason: String) {
+        stopPeers()
+        callId = nil
+        if isReady { spare = makeSession() }
+        onEvent?(.callEnded(reason: reason))
+    }
+
+    private func stopPeers() {
+        peers.values.forEach { $0.stop() }
+        peers.removeAll()
+        spare?.session.stop()
+        spare = nil
+    }
+}

@@ -1,0 +1,123 @@
+import C1nkGLib
+import CGStreamer
+import Foundation
+
+/// A measurement probe for audio latency, the audio counterpart of the
+/// video's `FrameStamp`: it finds where tone bursts begin in raw audio
+/// (S16LE or F32LE, interleaved) passing a pad, and notes when each onset
+/// happens on the system clock. Matching onsets at the mouth and at the ear
+/// gives mouth-to-ear latency. Per buffer it reads samples and stores a
+/// number under a lock; nothing else.
+public final class AudioOnsetProbe: @unchecked Sendable {
+    public enum Timing: Sendable {
+        /// When the sample was captured: element base time + the buffer's timestamp.
+        case capture
+        /// When a synchronised sink downstream plays it: as `capture`, plus
+        /// the pipeline's latency.
+        case playback
+        /// When the buffer arrived at the pad (an unsynchronised sink plays it then).
+        case arrival
+    }
+
+    private let lock = NSLock()
+    private var times: [UInt64] = []
+    private var quietSamples = Int.max
+    private let threshold: Double
+    private let quietNeeded: Double
+    private let clock = gst_system_clock_obtain()!
+
+    /// Probes `pad` (of an element in a running or starting pipeline on the system clock).
+    public init(pad: UnsafeMutablePointer<GstPad>, timing: Timing, threshold: Double = 0.1, quietSeconds: Double = 0.1) {
+        self.threshold = threshold
+        quietNeeded = quietSeconds
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+            guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
+            self.inspect(buffer, pad: pad, timing: timing)
+            return GST_PAD_PROBE_OK
+        }
+    }
+
+    deinit { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+
+    /// Onset times so far (system clock, nanoseconds).
+    public var onsets: [UInt64] { lock.withLock { times } }
+
+    /// Probes the src pad of the element `name` inside `bin`; nil if there is none.
+    static func attach(to name: String, in bin: UnsafeMutablePointer<GstElement>, pad padName: String = "src", timing: Timing) -> AudioOnsetProbe? {
+        guard let element = Gst.find(name, in: bin) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(element)) }
+        guard let pad = gst_element_get_static_pad(element, padName) else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        return AudioOnsetProbe(pad: pad, timing: timing)
+    }
+
+    /// The minimum latency a pipeline reports (what its synchronised sinks wait), in nanoseconds.
+    static func latency(of pipeline: UnsafeMutablePointer<GstElement>) -> UInt64? {
+        guard let query = gst_query_new_latency() else { return nil }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(query).assumingMemoryBound(to: GstMiniObject.self)) }
+        guard gst_element_query(pipeline, query) != 0 else { return nil }
+        var live: gboolean = 0
+        var minimum: GstClockTime = 0
+        var maximum: GstClockTime = 0
+        gst_query_parse_latency(query, &live, &minimum, &maximum)
+        return minimum == GstClockTime.max ? nil : UInt64(minimum)
+    }
+
+    /// For each onset of `mouth`, the delay (ms) to the first onset of `ear`
+    /// after it and within `window` seconds.
+    public static func delays(mouth: [UInt64], ear: [UInt64], window: Double = 0.4) -> [Double] {
+        mouth.compactMap { start in
+            ear.first { $0 >= start && Double($0 - start) / 1e9 <= window }.map { Double($0 - start) / 1e6 }
+        }
+    }
+
+    private func inspect(_ buffer: UnsafeMutablePointer<GstBuffer>, pad: UnsafeMutablePointer<GstPad>, timing: Timing) {
+        guard let caps = gst_pad_get_current_caps(pad) else { return }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        guard let structure = gst_caps_get_structure(caps, 0), let format = gst_structure_get_string(structure, "format") else { return }
+        var rate: gint = 0
+        var channels: gint = 1
+        gst_structure_get_int(structure, "rate", &rate)
+        gst_structure_get_int(structure, "channels", &channels)
+        let isFloat = String(cString: format) == "F32LE"
+        guard rate > 0, isFloat || String(cString: format) == "S16LE" else { return }
+        var map = GstMapInfo()
+        guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return }
+        defer { gst_buffer_unmap(buffer, &map) }
+        let frames = Int(map.size) / ((isFloat ? 4 : 2) * Int(channels))
+        var onsetFrame: Int?
+        let raw = UnsafeRawPointer(map.data!)
+        var quiet = quietSamples
+        for frame in 0..<frames {
+            let index = frame * Int(channels)
+            let value = isFloat ? Double(raw.load(fromByteOffset: index * 4, as: Float.self))
+                : Double(raw.load(fromByteOffset: index * 2, as: Int16.self)) / 32768
+            if abs(value) >= threshold {
+                if onsetFrame == nil, Double(quiet) / Double(rate) >= quietNeeded { onsetFrame = frame }
+                quiet = 0
+            } else if quiet < Int.max {
+                quiet += 1
+            }
+        }
+        quietSamples = quiet
+        guard let onsetFrame else { return }
+        let offset = UInt64(onsetFrame) * 1_000_000_000 / UInt64(rate)
+        let time: UInt64
+        switch timing {
+        case .arrival:
+            time = UInt64(gst_clock_get_time(clock)) + offset
+        case .capture, .playback:
+            guard buffer.pointee.pts != GstClockTime.max, let element = gst_pad_get_parent_element(pad) else { return }
+            let base = gst_element_get_base_time(element)
+            var latency: UInt64 = 0
+            if case .playback = timing {
+                var top = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
+                while let parent = top.pointee.parent { top = parent }
+                latency = Self.latency(of: UnsafeMutableRawPointer(top).assumingMemoryBound(to: GstElement.self)) ?? 0
+            }
+            gst_object_unref(UnsafeMutableRawPointer(element))
+            time = UInt64(base) + UInt64(buffer.pointee.pts) + offset + latency
+        }
+        lock.withLock { times.append(time) }
+    }
+}

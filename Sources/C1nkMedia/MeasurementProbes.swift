@@ -1,0 +1,236 @@
+import C1nkGLib
+import CGStreamer
+import Foundation
+
+/// Latency figures of one call or one benchmark run.
+public struct LatencyStats: Equatable, Sendable, Codable {
+    public var count: Int
+    public var p50: Double
+    public var p95: Double
+    public var p99: Double
+    public var max: Double
+
+    public init(_ samples: [Double]) {
+        let sorted = samples.sorted()
+        count = sorted.count
+        func percentile(_ p: Double) -> Double {
+            guard !sorted.isEmpty else { return 0 }
+            return sorted[Swift.min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
+        }
+        p50 = percentile(0.5)
+        p95 = percentile(0.95)
+        p99 = percentile(0.99)
+        max = sorted.last ?? 0
+    }
+
+    public var fields: [String: Any] {
+        ["count": count, "p50": rounded(p50), "p95": rounded(p95), "p99": rounded(p99), "max": rounded(max)]
+    }
+
+    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
+}
+
+/// The measurement probes of `--measure` and the benchmark. They sit on the
+/// per-buffer path — and are the only Swift that does: each reads a clock
+/// and stores a number under a lock; nothing else.
+///
+/// - decode latency: the video decoder's sink and src pads, matched by
+///   timestamp (any element whose class says "Decoder/Video", also inside
+///   `decodebin`);
+/// - glass-to-glass: the door's `FrameStamp`, read at `video-out`.
+public final class MeasurementProbes: @unchecked Sendable {
+    private let lock = NSLock()
+    private var arrivals: [GstClockTime: gint64] = [:]
+    private var decodeLatencies: [Double] = []
+    /// (monotonic µs, ms) pairs.
+    private var glassToGlass: [(Int, Double)] = []
+    private var framesDecoded = 0
+    private var unreadableStamps = 0
+    /// (monotonic µs, sequence number) of frames shown with a readable stamp.
+    private var shown: [(Int, Int)] = []
+    /// Keyframe requests sent to the door (set by the session).
+    var keyframeRequests: () -> Int = { 0 }
+    private var signal: SignalConnection?
+
+    public struct Summary: Equatable, Sendable {
+        public var decode: LatencyStats
+        public var glassToGlass: LatencyStats
+        /// Glass-to-glass after the first two seconds of video, once the
+        /// jitterbuffer has settled on the stream's timing.
+        public var glassToGlassSteady: LatencyStats
+        public var framesDecoded: Int
+        public var unreadableStamps: Int
+        /// Frames the video sink dropped as too late (sinks with `qos`), if it says.
+        public var framesDroppedLate: Int?
+        /// Frames shown intact (stamp readable, each a later frame than the
+        /// one before) and the frames the door sent over the same span, by
+        /// their sequence numbers; 0 when the door writes none.
+        public var framesIntact = 0
+        public var framesSent = 0
+        /// The longest time between two intact frames shown.
+        public var longestFreezeMs: Double = 0
+        public var keyframeRequests = 0
+        /// Set-up steps of the call in ms: offerToAnswer, answerToConnected, connectedToFirstFrame.
+        public var setupMs: [String: Double] = [:]
+
+        public var intactPercent: Double { framesSent > 0 ? Double(framesIntact) * 100 / Double(framesSent) : 0 }
+
+        public var fields: [String: Any] {
+            var fields: [String: Any] = ["decodeMs": decode.fields, "glassToGlassMs": glassToGlass.fields,
+                                         "glassToGlassSteadyMs": glassToGlassSteady.fields,
+                                         "framesDecoded": framesDecoded, "unreadableStamps": unreadableStamps]
+            if let framesDroppedLate { fields["framesDroppedLate"] = framesDroppedLate }
+            fields["framesIntact"] = framesIntact
+            fields["framesSent"] = framesSent
+            fields["longestFreezeMs"] = (longestFreezeMs * 10).rounded() / 10
+            fields["keyframeRequests"] = keyframeRequests
+            fields["setupMs"] = setupMs.mapValues { ($0 * 10).rounded() / 10 }
+            return fields
+        }
+    }
+
+    public init() {}
+
+    /// Watches `pipeline` for video decoders as they are created and reads
+    /// stamps at its `video-out`.
+    public func attach(to pipeline: UnsafeMutablePointer<GstElement>) {
+        signal = SignalConnection.connect(UnsafeMutableRawPointer(pipeline), "deep-element-added") { [weak self] (_: gpointer?, element: gpointer?) in
+            guard let self, let element = element?.assumingMemoryBound(to: GstElement.self),
+                  let factory = gst_element_get_factory(element),
+                  let klass = gst_element_factory_get_metadata(factory, "klass").map({ String(cString: $0) }),
+                  klass.contains("Decoder"), klass.contains("Video") else { return }
+            self.watchDecoder(element)
+        }
+        if let output = Gst.find("video-out", in: pipeline) {
+            if let pad = gst_element_get_static_pad(output, "sink") {
+                watchOutput(pad)
+                gst_object_unref(UnsafeMutableRawPointer(pad))
+            }
+            if let source = gst_element_get_static_pad(output, "src") {
+                if let peer = gst_pad_get_peer(source) {
+                    videoSink = gst_pad_get_parent_element(peer)
+                    gst_object_unref(UnsafeMutableRawPointer(peer))
+                }
+                gst_object_unref(UnsafeMutableRawPointer(source))
+            }
+            gst_object_unref(UnsafeMutableRawPointer(output))
+        }
+        // Decoders named in the description exist already.
+        for name in ["video-decoder"] {
+            if let decoder = Gst.find(name, in: pipeline) {
+                watchDecoder(decoder)
+                gst_object_unref(UnsafeMutableRawPointer(decoder))
+            }
+        }
+    }
+
+    public func summary() -> Summary {
+        let dropped = videoSink.flatMap { Self.droppedFrames(of: $0) }
+        lock.lock()
+        defer { lock.unlock() }
+        let settled = (glassToGlass.first?.0 ?? 0) + 2_000_000
+        var summary = Summary(decode: LatencyStats(decodeLatencies), glassToGlass: LatencyStats(glassToGlass.map(\.1)),
+                              glassToGlassSteady: LatencyStats(glassToGlass.filter { $0.0 >= settled }.map(\.1)),
+                              framesDecoded: framesDecoded, unreadableStamps: unreadableStamps, framesDroppedLate: dropped)
+        let continuity = Self.continuity(shown)
+        summary.framesIntact = continuity.intact
+        summary.framesSent = continuity.sent
+        summary.longestFreezeMs = continuity.longestFreezeMs
+        summary.keyframeRequests = keyframeRequests()
+        return summary
+    }
+
+    /// Intact frames among (time µs, sequence) in display order: a frame
+    /// counts when it comes later in the door's sequence than the last
+    /// counted one; the door sent every number from the first to the last.
+    public static func continuity(_ shown: [(Int, Int)]) -> (intact: Int, sent: Int, longestFreezeMs: Double) {
+        guard let first = shown.first else { return (0, 0, 0) }
+        var intact = 1
+        var last = first
+        var longest = 0
+        for frame in shown.dropFirst() where frame.1 > last.1 {
+            intact += 1
+            longest = max(longest, frame.0 - last.0)
+            last = frame
+        }
+        return (intact, last.1 - first.1 + 1, Double(longest) / 1000)
+    }
+
+    /// The element after `video-out`: the video sink, whose `stats` count late frames.
+    private var videoSink: UnsafeMutablePointer<GstElement>?
+
+    private static func droppedFrames(of sink: UnsafeMutablePointer<GstElement>) -> Int? {
+        guard ObjectProperty.has(UnsafeMutableRawPointer(sink), "stats"),
+              let stats = c1nk_object_get_object(UnsafeMutableRawPointer(sink), "stats")?.assumingMemoryBound(to: GstStructure.self) else { return nil }
+        defer { gst_structure_free(stats) }
+        var dropped: guint64 = 0
+        return gst_structure_get_uint64(stats, "dropped", &dropped) != 0 ? Int(dropped) : nil
+    }
+
+    deinit {
+        if let videoSink { gst_object_unref(UnsafeMutableRawPointer(videoSink)) }
+    }
+
+    private var watchedDecoders: Set<UnsafeMutableRawPointer> = []
+
+    private func watchDecoder(_ decoder: UnsafeMutablePointer<GstElement>) {
+        lock.lock()
+        let fresh = watchedDecoders.insert(UnsafeMutableRawPointer(decoder)).inserted
+        lock.unlock()
+        guard fresh, let sink = gst_element_get_static_pad(decoder, "sink"),
+              let source = gst_element_get_static_pad(decoder, "src") else { return }
+        defer {
+            gst_object_unref(UnsafeMutableRawPointer(sink))
+            gst_object_unref(UnsafeMutableRawPointer(source))
+        }
+        PadProbe.add(sink, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+            guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
+            let pts = buffer.pointee.pts
+            guard pts != GstClockTime.max else { return GST_PAD_PROBE_OK }
+            let now = g_get_monotonic_time()
+            self.lock.lock()
+            if self.arrivals.count > 256 { self.arrivals.removeAll(keepingCapacity: true) }
+            self.arrivals[pts] = now
+            self.lock.unlock()
+            return GST_PAD_PROBE_OK
+        }
+        PadProbe.add(source, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+            guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
+            let now = g_get_monotonic_time()
+            self.lock.lock()
+            self.framesDecoded += 1
+            if let arrived = self.arrivals.removeValue(forKey: buffer.pointee.pts) {
+                self.decodeLatencies.append(Double(now - arrived) / 1000)
+            }
+            self.lock.unlock()
+            return GST_PAD_PROBE_OK
+        }
+    }
+
+    private func watchOutput(_ pad: UnsafeMutablePointer<GstPad>) {
+        var width = 0
+        var height = 0
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+            guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
+            if width == 0, let caps = gst_pad_get_current_caps(pad) {
+                var video = GstVideoInfo()
+                if gst_video_info_from_caps(&video, caps) != 0,
+                   [GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B].contains(video.finfo.pointee.format) {
+                    width = Int(video.width)
+                    height = Int(video.height)
+                } else {
+                    width = -1 // not a format with a plain luma plane first
+                }
+                gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self))
+            }
+            let stamp = width > 0 ? FrameStamp.readBoth(buffer, width: width, height: height) : nil
+            let age = stamp.flatMap { FrameStamp.age(of: $0.milliseconds) }
+            let now = g_get_monotonic_time()
+            self.lock.lock()
+            if let age { self.glassToGlass.append((now, age)) } else { self.unreadableStamps += 1 }
+            if age != nil, let sequence = stamp?.sequence { self.shown.append((now, sequence)) }
+            self.lock.unlock()
+            return GST_PAD_PROBE_OK
+        }
+    }
+}

@@ -1,0 +1,276 @@
+import C1nkGLib
+import CGStreamer
+import Foundation
+import Synchronization
+
+/// The one owner of the speaker in the process: an `audiomixer` in front of
+/// one audio sink, opened once and kept open. The ringtone, the display's
+/// short sounds (`play`) and every call's audio (`{audio-sink}` in a call
+/// pipeline) are inputs of the mixer, so an exclusive device
+/// (`alsasink device=hw:0`) works and ringing never fights talking.
+///
+///     audiotestsrc wave=silence (keeps the sink running)  ┐
+///     ringtone, sounds, proxysrc ◀ call's proxysink       ├ audiomixer ! volume
+///       ! level ! webrtcechoprobe ! audioconvert ! audioresample ! {audio-sink}
+///
+/// The `webrtcechoprobe` sits just before the sink, so a call's `webrtcdsp`
+/// hears everything the speaker plays, at the DSP's rate (48 kHz).
+///
+/// Everything here runs on the main context. Calls feed it from their own
+/// pipelines through `proxysink`/`proxysrc` (no Swift per buffer), on the
+/// speaker's clock and time base (`align`).
+public final class SpeakerOutput {
+    /// The mixer's format: what the echo probe and the DSP agree on.
+    static let format = "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1"
+    private static let serial = Atomic<Int>(0)
+
+    public let sinkDescription: String
+    /// The name of the `webrtcechoprobe` a call's `webrtcdsp` is given.
+    public let probeName: String
+    /// Why the speaker is not playing (the sink could not open), or nil.
+    public private(set) var problem: String?
+    /// Called when the sink fails (at start-up or later); the calls go on silent.
+    public var onProblem: ((String) -> Void)?
+    /// Levels that left for the sink (monotonic seconds, dBFS RMS), the last 30 s.
+    public private(set) var levels: [(time: Double, level: Double)] = []
+
+    private let log = Log.media
+    private let pipeline: OwnedPipeline
+    private let mixer: UnsafeMutablePointer<GstElement>
+    /// The bin holding the mixer, where inputs are added (unowned: the pipeline holds it).
+    private let container: UnsafeMutablePointer<GstBin>
+    private let clock: UnsafeMutablePointer<GstClock>
+    private var inputs: [ObjectIdentifier: SpeakerInput] = [:]
+    private var sounds: [ObjectIdentifier: SpeakerInput] = [:]
+    private var inputCount = 0
+    private var removals: [ObjectIdentifier: GLibTimer] = [:]
+
+    /// Opens `sink` (an element name or a bin description) behind the mixer.
+    /// A sink that cannot open is not an error here: `problem` says why, and
+    /// the next call tries again.
+    public init(sink: String, volume: Double = 1) throws {
+        GStreamer.initialize()
+        sinkDescription = sink
+        self.volume = volume
+        probeName = "c1nk-echo-probe-\(Self.serial.add(1, ordering: .relaxed).newValue)"
+        let bin = try PipelineBin.make(
+            "audiotestsrc name=keep-open is-live=true wave=silence samplesperbuffer=480 ! \(Self.format)"
+            + " ! audiomixer name=mix ! \(Self.format) ! volume name=speaker-volume volume=\(volume)"
+            + " ! level name=speaker-output-level interval=50000000 ! webrtcechoprobe name=\(probeName)"
+            + " ! audioconvert ! audioresample ! \(sink)", name: "speaker")
+        pipeline = OwnedPipeline(named: "c1nk-speaker")
+        gst_bin_add(pipeline.bin, bin)
+        container = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)
+        gst_object_unref(UnsafeMutableRawPointer(bin))
+        mixer = Gst.find("mix", in: pipeline.element)!
+        clock = gst_system_clock_obtain()
+        // One time base for the speaker and every call that feeds it: the
+        // running times of their buffers then mean the same instant.
+        gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline.element).assumingMemoryBound(to: GstPipeline.self), clock)
+        gst_element_set_start_time(pipeline.element, GstClockTime.max)
+        gst_element_set_base_time(pipeline.element, gst_clock_get_time(clock))
+        pipeline.watchBus { [weak self] message in self?.busMessage(message) }
+        start()
+    }
+
+    deinit {
+        pipeline.release(detach: {
+            for input in Array(inputs.values) + Array(sounds.values) { input.remove() }
+        }, afterNull: {
+            gst_object_unref(UnsafeMutableRawPointer(mixer))
+        })
+        gst_object_unref(UnsafeMutableRawPointer(clock))
+    }
+
+    /// The speaker's master volume (1 = as received); `--speaker-volume`.
+    public var volume: Double {
+        didSet {
+            guard let element = Gst.find("speaker-volume", in: pipeline.element) else { return }
+            ObjectProperty.set(UnsafeMutableRawPointer(element), "volume", String(max(0, volume)))
+            gst_object_unref(UnsafeMutableRawPointer(element))
+        }
+    }
+
+    /// The speaker pipeline's latency (its inputs' latency, the calls'
+    /// jitterbuffers included), in milliseconds.
+    public var latencyMilliseconds: Double {
+        AudioOnsetProbe.latency(of: pipeline.element).map { Double($0) / 1e6 } ?? 0
+    }
+
+    /// Asks every input again for its latency (a call's changes as its
+    /// branches link).
+    func recalculateLatency() {
+        pipeline.recalculateLatency()
+    }
+
+    /// Whether the sink is open and playing.
+    public var isPlaying: Bool { problem == nil }
+
+    /// Loudest level sent to the sink between two times (monotonic seconds).
+    public func loudest(since start: Double, until end: Double = .infinity) -> Double {
+        levels.filter { $0.time >= start && $0.time <= end }.map(\.level).max() ?? -.infinity
+    }
+
+    /// Measurement: the onsets of tone bursts as the sink plays them (at the
+    /// echo probe, the last element before the sink's conversion).
+    public func onsetProbe(timing: AudioOnsetProbe.Timing = .playback) -> AudioOnsetProbe? {
+        AudioOnsetProbe.attach(to: probeName, in: pipeline.element, timing: timing)
+    }
+
+    // MARK: - Sounds and the ringtone
+
+    /// Plays one of the display's sounds (§9.7) over whatever else is playing.
+    public func play(_ sound: SpeakerSound) {
+        guard problem == nil else { return }
+        // Non-live tones placed on the speaker's timeline a little ahead of
+        // now: the mixer plays them back to back at their time.
+        var start = runningTime() + 30_000_000
+        for tone in sound.tones {
+            let samples = 48 * tone.milliseconds
+            let description = "audiotestsrc wave=sine freq=\(tone.frequency) volume=\(tone.volume)"
+                + " samplesperbuffer=\(min(samples, 480)) num-buffers=\(max(1, samples / min(samples, 480)))"
+                + " ! \(Self.format) ! identity name=\(PipelineBin.outputName)"
+            guard let input = try? attach(description, name: "sound-\(sound.rawValue)", offset: start) else { continue }
+            sounds[ObjectIdentifier(input)] = input
+            removeAtEnd(input)
+            start += UInt(tone.milliseconds) * 1_000_000
+        }
+    }
+
+    /// Starts a live source (a gst-launch description such as the default
+    /// ringtone) into the mixer; stop it with `stop(_:)`.
+    func startSource(_ description: String, name: String) throws -> SpeakerInput {
+        if problem != nil { start() }
+        let input = try attach("\(description) ! audioconvert ! audioresample ! \(Self.format) ! identity name=\(PipelineBin.outputName)",
+                               name: name, offset: nil)
+        inputs[ObjectIdentifier(input)] = input
+        return input
+    }
+
+    // MARK: - Calls
+
+    /// Puts `other` (a call's pipeline, before it starts) on the speaker's
+    /// clock and time base.
+    func align(_ other: UnsafeMutablePointer<GstElement>) {
+        gst_pipeline_use_clock(UnsafeMutableRawPointer(other).assumingMemoryBound(to: GstPipeline.self), clock)
+        gst_element_set_start_time(other, GstClockTime.max)
+        gst_element_set_base_time(other, gst_element_get_base_time(pipeline.element))
+    }
+
+    /// Connects a `proxysink` of an aligned pipeline to the mixer. The speaker
+    /// is tried again first if it failed before (the device may be free now).
+    func attach(proxySink: UnsafeMutablePointer<GstElement>, name: String) throws -> SpeakerInput {
+        if problem != nil { start() }
+        let input = try attach("proxysrc name=proxy ! audioconvert ! audioresample ! \(Self.format) ! identity name=\(PipelineBin.outputName)",
+                               name: name, offset: nil) { bin in
+            if let proxy = Gst.find("proxy", in: bin) {
+                c1nk_object_set_pointer(UnsafeMutableRawPointer(proxy), "proxysink", UnsafeMutableRawPointer(proxySink))
+                gst_object_unref(UnsafeMutableRawPointer(proxy))
+            }
+        }
+        inputs[ObjectIdentifier(input)] = input
+        // The call's latency (its jitterbuffer) now counts for the mixer too.
+        pipeline.recalculateLatency()
+        return input
+    }
+
+    func inputRemoved(_ input: SpeakerInput) {
+        inputs[ObjectIdentifier(input)] = nil
+        sounds[ObjectIdentifier(input)] = nil
+    }
+
+    // MARK: - Internals
+
+    private func start() {
+        problem = nil
+        if !pipeline.start() {
+            failed(pipeline.takeError() ?? "it failed to start")
+        }
+    }
+
+    private func failed(_ reason: String) {
+        pipeline.setState(GST_STATE_NULL)
+        let text = "the speaker '\(sinkDescription)' cannot play: \(reason). " + SinkCheck.alternatives("audio", besides: sinkDescription)
+        guard problem == nil else { return }
+        problem = text
+        log.warning(text)
+        onProblem?(text)
+    }
+
+    private func runningTime() -> UInt {
+        let now = gst_clock_get_time(clock)
+        let base = gst_element_get_base_time(pipeline.element)
+        return now > base ? now - base : 0
+    }
+
+    private func attach(_ description: String, name: String, offset: UInt?,
+                        prepare: (UnsafeMutablePointer<GstElement>) -> Void = { _ in }) throws -> SpeakerInput {
+        inputCount += 1
+        let bin = try PipelineBin.make(description, name: "\(name)-\(inputCount)", output: true)
+        prepare(bin)
+        gst_bin_add(container, bin)
+        let source = gst_element_get_static_pad(bin, "src")!
+        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        if let offset { gst_pad_set_offset(source, Int(offset)) }
+        let mixerPad = gst_element_request_pad_simple(mixer, "sink_%u")
+        let linked = mixerPad.map { gst_pad_link(source, $0) } ?? GST_PAD_LINK_REFUSED
+        guard let mixerPad, linked == GST_PAD_LINK_OK else {
+            if let mixerPad {
+                gst_element_release_request_pad(mixer, mixerPad)
+                gst_object_unref(UnsafeMutableRawPointer(mixerPad))
+            }
+            gst_bin_remove(container, bin)
+            gst_object_unref(UnsafeMutableRawPointer(bin))
+            throw MediaError.pipeline("cannot connect \(name) to the speaker's mixer (\(linked.rawValue))")
+        }
+        gst_element_sync_state_with_parent(bin)
+        return SpeakerInput(name: name, bin: bin, mixerPad: mixerPad, owner: self)
+    }
+
+    /// Removes a finite input once its end of stream reaches the mixer.
+    private func removeAtEnd(_ input: SpeakerInput) {
+        guard let bin = input.element, let pad = gst_element_get_static_pad(bin, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { [weak input] info in
+            if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self), event.pointee.type == GST_EVENT_EOS {
+                // Let the mixer play what it holds before the pad goes.
+                MainContext.post { [weak self] in self?.removeSoon(input) }
+                return GST_PAD_PROBE_DROP
+            }
+            return GST_PAD_PROBE_OK
+        }
+    }
+
+    private func removeSoon(_ input: SpeakerInput?) {
+        guard let input else { return }
+        let key = ObjectIdentifier(input)
+        removals[key] = GLibTimer(after: 0.3) { [weak self, weak input] in
+            self?.removals[key] = nil
+            input?.remove()
+        }
+    }
+
+    private func busMessage(_ message: UnsafeMutablePointer<GstMessage>) {
+        switch message.pointee.type {
+        case GST_MESSAGE_ELEMENT:
+            if let level = AudioLevel.rms(from: message) {
+                let now = MainContext.monotonicSeconds()
+                levels.append((now, level))
+                if let first = levels.first, now - first.time > 30 { levels.removeFirst(levels.count / 4) }
+            }
+        case GST_MESSAGE_LATENCY:
+            recalculateLatency()
+        case GST_MESSAGE_ERROR:
+            // A sound or ringtone that fails is dropped; a failing sink or
+            // mixer silences the speaker until the next call tries again.
+            if let input = (Array(inputs.values) + Array(sounds.values)).first(where: { $0.element.map { PipelineLinks.isInside(message.pointee.src, $0) } ?? false }) {
+                log.warning("speaker: \(input.name): \(PipelineMessage.describeError(message)); dropped")
+                input.remove()
+            } else {
+                failed(PipelineMessage.describeError(message))
+            }
+        default:
+            break
+        }
+    }
+}
