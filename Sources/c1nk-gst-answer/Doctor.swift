@@ -117,12 +117,17 @@ enum Doctor {
         if let problem = SinkCheck.problem(opening: description, kind: what) {
             return Line(ok: false, text: problem, fix: fix)
         }
-        guard description.hasPrefix("auto") else { return Line(ok: true, text: "\(what) '\(description)' opens") }
-        guard let chosen = AutoSinkChoice.chosen(description), !chosen.hasPrefix("fake") else {
+        let chosen = description.hasPrefix("auto") ? AutoSinkChoice.chosen(description) : nil
+        if description.hasPrefix("auto"), chosen?.hasPrefix("fake") ?? true {
             return Line(ok: false, text: "\(what) '\(description)' finds no sound device (no sound card or sound server here)",
                         fix: "connect a sound device or start the sound server, or set \(option) explicitly (fakesink/fakesrc for none)")
         }
-        return Line(ok: true, text: "\(what) '\(description)' opens (\(chosen))")
+        let named = "\(what) '\(description)'" + (chosen.map { " (\($0))" } ?? "")
+        // A source may open without a device and fail only when it streams: capture a few buffers.
+        if what == "microphone", let problem = SourceCheck.problem(capturing: description) {
+            return Line(ok: false, text: "\(named) opens but gives no sound: \(problem)", fix: fix)
+        }
+        return Line(ok: true, text: what == "microphone" ? "\(named) delivers sound" : "\(named) opens")
     }
 
     static func deviceIdFile(_ path: String) -> Line {

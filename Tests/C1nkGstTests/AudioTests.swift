@@ -1,14 +1,7 @@
 import CGStreamer
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// The intercom's audio: codecs a door may offer, a microphone opened only
 /// at accept, bad input from the door, and devices that cannot open.

@@ -1,15 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// Input to the display: navigation events sent into the sink's pad the way a
 /// window sink sends them, and recorded Linux `input_event` records fed to

@@ -1,15 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// Renders every screen through the real display pipeline (compositor,
 /// imagefreeze, intervideo) into the sink, reads the sink's last frame back

@@ -2,13 +2,6 @@ import Foundation
 import XCTest
 @testable import C1nkAnswerer
 @testable import C1nkCall
-@testable import C1nkCommandLine
-@testable import C1nkGLib
-@testable import C1nkLocal
-@testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// The events log writes each event as its one JSON encoding (pinned, case by
 /// case, in C1nkCallTests), in memory and to its file, and reads it back.

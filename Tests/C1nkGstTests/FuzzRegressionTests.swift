@@ -1,14 +1,8 @@
 import CGStreamer
 import XCTest
 @testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// GLib criticals counted while a test runs (the fuzzer treats them as crashes).
 nonisolated(unsafe) private var criticals = 0

@@ -1,11 +1,7 @@
 @testable import C1nkAnswerer
 @testable import C1nkCall
-@testable import C1nkCommandLine
-@testable import C1nkGLib
 @testable import C1nkLocal
-@testable import C1nkMedia
 @testable import C1nkProtocol
-@testable import C1nkService
 @testable import C1nkSignaling
 
 /// The local server's `CallRouter` wired to answerers through in-memory

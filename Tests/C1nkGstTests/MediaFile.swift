@@ -1,15 +1,8 @@
 import CGStreamer
 import Foundation
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// A recorded file re-opened with GStreamer: what the discoverer says of it,
 /// and how many video frames actually decode.

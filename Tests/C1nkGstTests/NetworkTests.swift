@@ -1,13 +1,6 @@
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// Calls through the simulated door's impaired network (loss on first send,
 /// bursts, an outage): NACK/RTX and keyframe requests must repair them, and

@@ -1,14 +1,7 @@
 import Foundation
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
 @testable import C1nkLocal
-@testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// The GStreamer plugin `libgstc1nk.so` as a GStreamer user runs it:
 /// gst-inspect-1.0 and gst-launch-1.0 subprocesses that find it in the build folder.

@@ -1,13 +1,5 @@
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
-@testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// Layout and painting without a pipeline: every screen at odd sizes, hostile
 /// names, and hit-testing on the drawn buttons.

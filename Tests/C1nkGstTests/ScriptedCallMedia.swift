@@ -1,12 +1,5 @@
 @testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
-@testable import C1nkGLib
-@testable import C1nkLocal
-@testable import C1nkMedia
 @testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// The media seam of the answerer, played by a test: it makes no media and
 /// pretends none. The test fires what webrtcbin would report (`answer`,

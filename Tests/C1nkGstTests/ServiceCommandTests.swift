@@ -1,15 +1,8 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
 @testable import C1nkLocal
-@testable import C1nkMedia
-@testable import C1nkProtocol
-@testable import C1nkService
-@testable import C1nkSignaling
 
 /// `c1nk-gst-answer` as a service: the control socket, retention and `doctor`,
 /// run as a user runs them against a server and a door in this process.
@@ -108,7 +101,7 @@ final class ServiceCommandTests: XCTestCase {
         XCTAssertEqual(command.wait(timeout: 30), 0, command.stdout + command.stderr)
         let out = command.stdout
         for line in ["✔ element webrtcbin (WebRTC)", "✔ pipeline ", "identity (libgstreamer1.0-0)", "volume (gstreamer1.0-plugins-base)", "✔ video sink 'fakesink' opens", "✔ speaker 'fakesink' opens",
-                     "✔ microphone 'audiotestsrc is-live=true' opens", "✔ device id file \(directory)/id will be created",
+                     "✔ microphone 'audiotestsrc is-live=true' delivers sound", "✔ device id file \(directory)/id will be created",
                      "✔ recording folder \(directory) is writable", "✔ server \(server.url) is reachable", "a call can work on this machine"] {
             XCTAssertTrue(out.contains(line), "doctor says \(line):\n\(out)")
         }
@@ -129,6 +122,19 @@ final class ServiceCommandTests: XCTestCase {
         XCTAssertTrue(out.contains("✘ device id file \(id) is readable by others (mode 644)\n    fix: chmod 600 \(id)"), out)
         XCTAssertTrue(out.contains("✘ server ws://127.0.0.1:1/ws is not reachable"), out)
         XCTAssertTrue(out.contains("2 problems to fix before a call can work"), out)
+    }
+
+    /// A microphone that opens but never delivers (as `autoaudiosrc` choosing a
+    /// source with no device does) is a ✘, not a ✔ for opening.
+    func testDoctorCapturesFromTheMicrophone() throws {
+        let directory = temporaryDirectory()
+        let command = try Command("c1nk-gst-answer", ["doctor", "--server", "ws://127.0.0.1:1/ws", "--device-id-file", directory + "/id",
+                                                      "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "appsrc is-live=true",
+                                                      "--stun", "none"],
+                                  environment: Self.environment(directory))
+        XCTAssertEqual(command.wait(timeout: 30), 1, command.stdout + command.stderr)
+        XCTAssertTrue(command.stdout.contains("✘ microphone 'appsrc is-live=true' opens but gives no sound: no sound within 3 s"),
+                      command.stdout)
     }
 
     /// wss://: an untrusted certificate is a ✘ with the fix; with --trust-ca it is ✔.

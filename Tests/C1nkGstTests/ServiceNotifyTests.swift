@@ -1,15 +1,8 @@
 import Foundation
 import Glibc
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
-@testable import C1nkGLib
 @testable import C1nkLocal
-@testable import C1nkMedia
-@testable import C1nkProtocol
 @testable import C1nkService
-@testable import C1nkSignaling
 
 /// systemd's notify protocol, tested with a socket of our own standing in for
 /// systemd, and the units checked with `systemd-analyze verify`.

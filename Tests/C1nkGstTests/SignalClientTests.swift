@@ -1,13 +1,8 @@
 import Foundation
 import XCTest
-@testable import C1nkAnswerer
-@testable import C1nkCall
-@testable import C1nkCommandLine
 @testable import C1nkGLib
 @testable import C1nkLocal
-@testable import C1nkMedia
 @testable import C1nkProtocol
-@testable import C1nkService
 @testable import C1nkSignaling
 
 /// The real client against the real local server over loopback.
