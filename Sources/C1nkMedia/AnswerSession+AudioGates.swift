@@ -74,6 +74,19 @@ extension AnswerSession {
         }
     }
 
+    /// The door's voice is played as it arrives, like its picture (shown as
+    /// soon as it is decoded, `renderImmediately`): rtpbin's RTCP lip-sync
+    /// is turned off. It would delay the audio to the video's timeline
+    /// (the door's encoding time and the first packets' arrival, 0–100 ms
+    /// measured, changing with each sender report), a timeline that no
+    /// video sink follows when it renders at once. See docs/pipelines.md.
+    func playAudioOnArrival() {
+        guard let rtpbin = Gst.find("rtpbin", in: webrtc.element) else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(rtpbin)) }
+        // Offsets larger than 1 ns are ignored: none is applied.
+        ObjectProperty.set(UnsafeMutableRawPointer(rtpbin), "max-ts-offset", "1")
+    }
+
     /// Starts the microphone's sources (at accept). A device that cannot
     /// open is reported and the call goes on without it.
     func openMicrophone() {

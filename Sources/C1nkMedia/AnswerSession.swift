@@ -200,6 +200,7 @@ public final class AnswerSession {
         prepareOutputs()
         if configuration.renderImmediately && !Self.setsSync(configuration) {
             renderImmediately()
+            playAudioOnArrival()
         }
         applyGates()
         if offer.hasVideo && offer.videoCodec == nil {

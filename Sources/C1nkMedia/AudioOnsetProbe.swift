@@ -13,7 +13,8 @@ public final class AudioOnsetProbe: @unchecked Sendable {
         /// When the sample was captured: element base time + the buffer's timestamp.
         case capture
         /// When a synchronised sink downstream plays it: as `capture`, plus
-        /// the pipeline's latency.
+        /// the pipeline's latency — or when it arrives, if that is later (a
+        /// sink cannot play a buffer before it has it).
         case playback
         /// When the buffer arrived at the pad (an unsynchronised sink plays it then).
         case arrival
@@ -102,7 +103,7 @@ public final class AudioOnsetProbe: @unchecked Sendable {
         quietSamples = quiet
         guard let onsetFrame else { return }
         let offset = UInt64(onsetFrame) * 1_000_000_000 / UInt64(rate)
-        let time: UInt64
+        var time: UInt64
         switch timing {
         case .arrival:
             time = UInt64(gst_clock_get_time(clock)) + offset
@@ -117,6 +118,7 @@ public final class AudioOnsetProbe: @unchecked Sendable {
             }
             gst_object_unref(UnsafeMutableRawPointer(element))
             time = UInt64(base) + UInt64(buffer.pointee.pts) + offset + latency
+            if case .playback = timing { time = max(time, UInt64(gst_clock_get_time(clock)) + offset) }
         }
         lock.withLock { times.append(time) }
     }

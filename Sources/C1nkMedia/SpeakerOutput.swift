@@ -16,6 +16,13 @@ import Synchronization
 /// The `webrtcechoprobe` sits just before the sink, so a call's `webrtcdsp`
 /// hears everything the speaker plays, at the DSP's rate (48 kHz).
 ///
+/// With nothing to play for `idleSeconds`, the speaker sleeps: the sink
+/// stays open but PAUSED (an exclusive device stays ours), the mixer and
+/// the silent source stop (READY), and nothing runs. The next sound,
+/// ringtone or call wakes it first: a fresh silent source and a fresh mixer
+/// start at the current time (`start-time-selection=set`), so nothing is
+/// played late or in a burst, and sounds are placed 30 ms ahead.
+///
 /// Everything here runs on the main context. Calls feed it from their own
 /// pipelines through `proxysink`/`proxysrc` (no Swift per buffer), on the
 /// speaker's clock and time base (`align`).
@@ -23,6 +30,12 @@ public final class SpeakerOutput {
     /// The mixer's format: what the echo probe and the DSP agree on.
     static let format = "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1"
     private static let serial = Atomic<Int>(0)
+    /// The mixer's output period: it waits for this much of every input
+    /// before mixing, so it adds this much latency (10 ms by default).
+    static let mixPeriodNanoseconds = 5_000_000
+    /// How long the speaker runs with nothing to play before it sleeps.
+    static let idleSeconds = 1.0
+    static let keepOpenDescription = "audiotestsrc is-live=true wave=silence samplesperbuffer=480"
 
     public let sinkDescription: String
     /// The name of the `webrtcechoprobe` a call's `webrtcdsp` is given.
@@ -44,6 +57,16 @@ public final class SpeakerOutput {
     private var sounds: [ObjectIdentifier: SpeakerInput] = [:]
     private var inputCount = 0
     private var removals: [ObjectIdentifier: GLibTimer] = [:]
+    /// The silent live source that keeps the mixer and the sink running while awake.
+    private var keepOpen: SpeakerInput?
+    /// The echo probe and what follows it (conversion, the sink): held
+    /// PAUSED while the speaker sleeps, so the device stays open.
+    private var sinkSide: [UnsafeMutablePointer<GstElement>] = []
+    private var sinkSideLocked = false
+    private var sleepTimer: GLibTimer?
+    private var tuning: SignalConnection?
+    /// Whether the speaker sleeps (nothing to play for `idleSeconds`).
+    public private(set) var isAsleep = false
 
     /// Opens `sink` (an element name or a bin description) behind the mixer.
     /// A sink that cannot open is not an error here: `problem` says why, and
@@ -54,8 +77,8 @@ public final class SpeakerOutput {
         self.volume = volume
         probeName = "c1nk-echo-probe-\(Self.serial.add(1, ordering: .relaxed).newValue)"
         let bin = try PipelineBin.make(
-            "audiotestsrc name=keep-open is-live=true wave=silence samplesperbuffer=480 ! \(Self.format)"
-            + " ! audiomixer name=mix ! \(Self.format) ! volume name=speaker-volume volume=\(volume)"
+            "audiomixer name=mix start-time-selection=set output-buffer-duration=\(Self.mixPeriodNanoseconds)"
+            + " ! \(Self.format) ! volume name=speaker-volume volume=\(volume)"
             + " ! level name=speaker-output-level interval=50000000 ! webrtcechoprobe name=\(probeName)"
             + " ! audioconvert ! audioresample ! \(sink)", name: "speaker")
         pipeline = OwnedPipeline(named: "c1nk-speaker")
@@ -63,6 +86,16 @@ public final class SpeakerOutput {
         container = UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)
         gst_object_unref(UnsafeMutableRawPointer(bin))
         mixer = Gst.find("mix", in: pipeline.element)!
+        for element in Gst.elements(of: pipeline.element) { SpeakerDevice.tune(element, description: sink) }
+        // The real sink inside `autoaudiosink` appears when it opens.
+        tuning = SignalConnection.connect(UnsafeMutableRawPointer(pipeline.element), "deep-element-added") { (_: gpointer?, element: gpointer?) in
+            guard let element = element?.assumingMemoryBound(to: GstElement.self) else { return }
+            SpeakerDevice.tune(element, description: sink)
+        }
+        if let probe = Gst.find(probeName, in: pipeline.element) {
+            sinkSide = [probe] + PipelineLinks.downstream(of: probe)
+            gst_object_unref(UnsafeMutableRawPointer(probe))
+        }
         clock = gst_system_clock_obtain()
         // One time base for the speaker and every call that feeds it: the
         // running times of their buffers then mean the same instant.
@@ -71,11 +104,16 @@ public final class SpeakerOutput {
         gst_element_set_base_time(pipeline.element, gst_clock_get_time(clock))
         pipeline.watchBus { [weak self] message in self?.busMessage(message) }
         start()
+        sleepWhenIdle()
     }
 
     deinit {
+        sleepTimer?.cancel()
+        tuning?.disconnect()
         pipeline.release(detach: {
+            lockSinkSide(false)
             for input in Array(inputs.values) + Array(sounds.values) { input.remove() }
+            keepOpen?.remove()
         }, afterNull: {
             gst_object_unref(UnsafeMutableRawPointer(mixer))
         })
@@ -122,8 +160,9 @@ public final class SpeakerOutput {
     /// Plays one of the display's sounds (§9.7) over whatever else is playing.
     public func play(_ sound: SpeakerSound) {
         guard problem == nil else { return }
+        wake()
         // Non-live tones placed on the speaker's timeline a little ahead of
-        // now: the mixer plays them back to back at their time.
+        // now (once awake): the mixer plays them back to back at their time.
         var start = runningTime() + 30_000_000
         for tone in sound.tones {
             let samples = 48 * tone.milliseconds
@@ -140,7 +179,6 @@ public final class SpeakerOutput {
     /// Starts a live source (a gst-launch description such as the default
     /// ringtone) into the mixer; stop it with `stop(_:)`.
     func startSource(_ description: String, name: String) throws -> SpeakerInput {
-        if problem != nil { start() }
         let input = try attach("\(description) ! audioconvert ! audioresample ! \(Self.format) ! identity name=\(PipelineBin.outputName)",
                                name: name, offset: nil)
         inputs[ObjectIdentifier(input)] = input
@@ -160,7 +198,6 @@ public final class SpeakerOutput {
     /// Connects a `proxysink` of an aligned pipeline to the mixer. The speaker
     /// is tried again first if it failed before (the device may be free now).
     func attach(proxySink: UnsafeMutablePointer<GstElement>, name: String) throws -> SpeakerInput {
-        if problem != nil { start() }
         let input = try attach("proxysrc name=proxy ! audioconvert ! audioresample ! \(Self.format) ! identity name=\(PipelineBin.outputName)",
                                name: name, offset: nil) { bin in
             if let proxy = Gst.find("proxy", in: bin) {
@@ -177,18 +214,85 @@ public final class SpeakerOutput {
     func inputRemoved(_ input: SpeakerInput) {
         inputs[ObjectIdentifier(input)] = nil
         sounds[ObjectIdentifier(input)] = nil
+        sleepWhenIdle()
+    }
+
+    // MARK: - Sleeping while idle
+
+    /// Sleeps after `idleSeconds` if nothing is added meanwhile.
+    private func sleepWhenIdle() {
+        guard inputs.isEmpty, sounds.isEmpty, !isAsleep else { return }
+        sleepTimer = GLibTimer(after: Self.idleSeconds) { [weak self] in self?.sleep() }
+    }
+
+    /// The silent source goes, the sink side is held PAUSED (still open),
+    /// the rest (mixer, volume, level) goes to READY: no thread runs.
+    private func sleep() {
+        sleepTimer = nil
+        guard inputs.isEmpty, sounds.isEmpty, !isAsleep, problem == nil else { return }
+        isAsleep = true
+        keepOpen?.remove()
+        keepOpen = nil
+        // Locked while still PLAYING: a buffer on its way to the sink
+        // completes; the mixer stops; then the sink side pauses.
+        lockSinkSide(true)
+        pipeline.setState(GST_STATE_READY)
+        for element in sinkSide { gst_element_set_state(element, GST_STATE_PAUSED) }
+        log.debug("speaker: asleep (nothing to play)")
+    }
+
+    /// Before anything is added: the speaker runs again.
+    private func wake() {
+        sleepTimer?.cancel()
+        sleepTimer = nil
+        if problem != nil {
+            start()
+        } else if isAsleep {
+            isAsleep = false
+            lockSinkSide(false)
+            startMixingNow()
+            if !pipeline.start() { return failed(pipeline.takeError() ?? "it failed to start again") }
+            // Added once running: a live source started with the pipeline
+            // would count its time from zero and push a burst to catch up.
+            attachKeepOpen()
+            log.debug("speaker: awake")
+        }
+    }
+
+    /// The mixer's output starts now: not at the first buffer it happens to
+    /// get (the last tone of a sound, pushed at once, could come first and
+    /// make the earlier ones late), nor at its old position.
+    private func startMixingNow() {
+        ObjectProperty.set(UnsafeMutableRawPointer(mixer), "start-time", String(runningTime()))
+    }
+
+    private func lockSinkSide(_ locked: Bool) {
+        guard locked != sinkSideLocked else { return }
+        sinkSideLocked = locked
+        for element in sinkSide { gst_element_set_locked_state(element, locked ? 1 : 0) }
+    }
+
+    private func attachKeepOpen() {
+        guard keepOpen == nil else { return }
+        keepOpen = try? attach("\(Self.keepOpenDescription) ! \(Self.format) ! identity name=\(PipelineBin.outputName)",
+                               name: "keep-open", offset: nil, waking: false)
     }
 
     // MARK: - Internals
 
     private func start() {
         problem = nil
+        isAsleep = false
+        lockSinkSide(false)
+        startMixingNow()
         if !pipeline.start() {
-            failed(pipeline.takeError() ?? "it failed to start")
+            return failed(pipeline.takeError() ?? "it failed to start")
         }
+        attachKeepOpen()
     }
 
     private func failed(_ reason: String) {
+        lockSinkSide(false)
         pipeline.setState(GST_STATE_NULL)
         let text = "the speaker '\(sinkDescription)' cannot play: \(reason). " + SinkCheck.alternatives("audio", besides: sinkDescription)
         guard problem == nil else { return }
@@ -203,11 +307,15 @@ public final class SpeakerOutput {
         return now > base ? now - base : 0
     }
 
-    private func attach(_ description: String, name: String, offset: UInt?,
+    private func attach(_ description: String, name: String, offset: UInt?, waking: Bool = true,
                         prepare: (UnsafeMutablePointer<GstElement>) -> Void = { _ in }) throws -> SpeakerInput {
+        if waking { wake() }
         inputCount += 1
         let bin = try PipelineBin.make(description, name: "\(name)-\(inputCount)", output: true)
         prepare(bin)
+        // Locked until linked: the pipeline finishing a state change (the
+        // sink prerolling after a wake) must not start it unlinked.
+        gst_element_set_locked_state(bin, 1)
         gst_bin_add(container, bin)
         let source = gst_element_get_static_pad(bin, "src")!
         defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
@@ -223,6 +331,7 @@ public final class SpeakerOutput {
             gst_object_unref(UnsafeMutableRawPointer(bin))
             throw MediaError.pipeline("cannot connect \(name) to the speaker's mixer (\(linked.rawValue))")
         }
+        gst_element_set_locked_state(bin, 0)
         gst_element_sync_state_with_parent(bin)
         return SpeakerInput(name: name, bin: bin, mixerPad: mixerPad, owner: self)
     }

@@ -113,6 +113,32 @@ final class AudioTests: XCTestCase {
         }
     }
 
+    /// The door switches its voice from 48 kHz to 16 kHz mid-call (its Opus
+    /// encoder's input caps change): no failure, the door's 16 kHz voice
+    /// (quieter, so it can be told apart: -23 dBFS against -5) is heard,
+    /// and the video keeps coming.
+    func testSampleRateChangeMidCall() throws {
+        var door = DoorMediaSession.Options()
+        door.audioSource = "audiotestsrc is-live=true freq=440 volume=0.8 num-buffers=150 samplesperbuffer=480"
+            + " ! audio/x-raw,rate=48000,channels=1 ! concat name=rates"
+            + " audiotestsrc is-live=true freq=600 volume=0.1 samplesperbuffer=160 ! audio/x-raw,rate=16000,channels=1 ! rates. rates."
+        let call = try AudioLoopback(door: door)
+        defer { call.stop() }
+        call.waitForVideo()
+        call.session?.setAudioEnabled(true)
+        let enabled = MainContext.monotonicSeconds()
+        func heard(_ range: ClosedRange<Double>) -> Bool {
+            (call.session?.speaker.levels ?? []).contains { $0.time >= enabled && range.contains($0.level) }
+        }
+        waitUntil("the door's voice at 16 kHz", timeout: 15) { heard(-30 ... -15) || !call.failures.isEmpty }
+        let frames = call.session?.framesRendered ?? 0
+        let switched = MainContext.monotonicSeconds()
+        waitUntil("video goes on") { (call.session?.framesRendered ?? 0) > frames + 20 || !call.failures.isEmpty }
+        XCTAssertGreaterThan(call.session?.speaker.loudest(since: switched) ?? -.infinity, -30, "still heard after the switch")
+        XCTAssertEqual(call.failures, [])
+        XCTAssertEqual(call.audioProblems, [])
+    }
+
     func testDoorWithNoAudioAtAll() throws {
         var door = DoorMediaSession.Options()
         door.audioSource = nil

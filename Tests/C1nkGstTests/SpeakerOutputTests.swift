@@ -40,9 +40,43 @@ final class SpeakerOutputTests: XCTestCase {
         XCTAssertEqual(harness.count("error"), 0, "\(harness.answerers[0].events.written.filter { $0["event"] as? String == "error" })")
         XCTAssertNil(speaker.problem)
         XCTAssertEqual(device.connections, 1, "the device was opened once, by the speaker")
+        waitUntil("the speaker sleeps after the call", timeout: 5) { speaker.isAsleep }
+        XCTAssertEqual(device.connections, 1, "asleep, the speaker keeps the device")
+    }
+
+    /// With nothing to play the speaker sleeps (the device open but paused,
+    /// nothing written); a sound wakes it and plays whole, as loud as the
+    /// same sound played awake.
+    func testSleepsWhenIdleAndWakesForTheFirstSound() throws {
+        let device = try ExclusiveDevice()
+        defer { device.stop() }
+        let speaker = try SpeakerOutput(sink: device.sink)
+        XCTAssertNil(speaker.problem)
+        waitUntil("asleep with nothing to play", timeout: 5) { speaker.isAsleep }
         let bytes = device.bytes
-        MainContext.spin(0.3)
-        XCTAssertGreaterThan(device.bytes, bytes, "the speaker keeps playing between calls")
+        MainContext.spin(0.4)
+        XCTAssertEqual(device.bytes, bytes, "nothing is written while asleep")
+
+        /// The sound's energy at the mixer's output, once it has played out.
+        func energy(of sound: SpeakerSound) -> Double {
+            let start = MainContext.monotonicSeconds()
+            speaker.play(sound)
+            func heard() -> [Double] { speaker.levels.filter { $0.time >= start }.map(\.level) }
+            waitUntil("\(sound) plays and ends", timeout: 5) {
+                let levels = heard()
+                return levels.firstIndex { $0 > -30 }.map { loud in levels[loud...].contains { $0 < -60 } } ?? false
+            }
+            return heard().reduce(0) { $0 + pow(10, $1 / 10) }
+        }
+        let asleep = energy(of: .doorOpened)
+        XCTAssertFalse(speaker.isAsleep)
+        XCTAssertGreaterThan(device.bytes, bytes, "written to the device once awake")
+        let awake = energy(of: .doorOpened)
+        XCTAssertGreaterThan(awake, 0)
+        XCTAssertGreaterThan(asleep / awake, 0.8, "the first sound after sleeping plays whole (\(asleep) vs \(awake))")
+        waitUntil("asleep again", timeout: 5) { speaker.isAsleep }
+        XCTAssertEqual(device.connections, 1, "the device stayed open throughout")
+        XCTAssertNil(speaker.problem)
     }
 
     /// The display's sounds reach the sink; a finished sound leaves the mixer.

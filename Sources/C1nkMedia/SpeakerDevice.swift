@@ -1,0 +1,43 @@
+import C1nkGLib
+import CGStreamer
+
+/// How much the speaker's sink may hold back: low-latency settings for the
+/// sink elements of the speaker (`--audio-sink`), unless its description sets
+/// them itself.
+///
+/// - An audio device sink (`alsasink`, `pulsesink`: a ring buffer) reports
+///   its whole `buffer-time` as latency, and plays every sample that much
+///   after its time: 200 ms by default, more than the rest of the call's
+///   path. 40 ms in 10 ms periods here (measured: `alsasink` reports 241 ms
+///   with its defaults, 66 ms with these).
+/// - `async=false`: the speaker's pipeline reaches PLAYING at once rather
+///   than waiting for its sink to preroll (its live inputs are added once
+///   it runs; a sink waiting for them would hold it in PAUSED).
+/// - Every synchronised sink adds its `processing-deadline` (20 ms by
+///   default) to the latency, the time allowed between the mixer's output
+///   and the sink: volume, level, echo probe and conversion take well under
+///   a millisecond, 10 ms leaves room for a loaded machine.
+enum SpeakerDevice {
+    static let bufferMicroseconds = 40_000
+    static let periodMicroseconds = 10_000
+    static let processingDeadline: UInt64 = 10_000_000
+
+    /// Applies the settings to `element` when it is such a sink and
+    /// `description` (the user's `--audio-sink`) does not set them.
+    static func tune(_ element: UnsafeMutablePointer<GstElement>, description: String) {
+        let raw = UnsafeMutableRawPointer(element)
+        let flags = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self).pointee.flags
+        guard flags & GST_ELEMENT_FLAG_SINK.rawValue != 0 else { return }
+        if ObjectProperty.has(raw, "async"), !description.contains("async=") {
+            ObjectProperty.set(raw, "async", "false")
+        }
+        if ObjectProperty.has(raw, "processing-deadline"), !description.contains("processing-deadline") {
+            ObjectProperty.set(raw, "processing-deadline", String(processingDeadline))
+        }
+        if ObjectProperty.has(raw, "buffer-time"), ObjectProperty.has(raw, "latency-time"),
+           !description.contains("buffer-time"), !description.contains("latency-time") {
+            ObjectProperty.set(raw, "buffer-time", String(bufferMicroseconds))
+            ObjectProperty.set(raw, "latency-time", String(periodMicroseconds))
+        }
+    }
+}
