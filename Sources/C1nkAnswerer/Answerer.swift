@@ -117,6 +117,7 @@ public final class Answerer {
             Log.media.warning("the speaker: \(error)")
         }
         WebRTCBin.warmUp()
+        AnswerSession.prepareStandby(configuration: options.media)
         if let problem = speaker?.problem { events.emit(.error(message: problem)) }
         speaker?.onProblem = { [weak self] problem in
             self?.events.emit(.error(callId: self?.machine.call?.callId, message: problem))
@@ -135,6 +136,7 @@ public final class Answerer {
         // Let the last message leave before the socket closes.
         MainContext.spin(0.2)
         signaller.stop()
+        AnswerSession.discardStandby()
     }
 
     /// One line of manual answering: accept, reject, open, hangup, mute,

@@ -89,6 +89,17 @@ public final class SignalConnection {
         return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
     }
 
+    /// `void handler(GObject*, gpointer arg1, guint arg2, guint arg3, gpointer user_data)`
+    /// (e.g. rtpbin's `new-jitterbuffer`: the element, the session, the SSRC)
+    public static func connect(_ instance: gpointer, _ signal: String,
+                               _ handler: @escaping (gpointer?, UInt32, UInt32) -> Void) -> SignalConnection {
+        typealias Thunk = @convention(c) (gpointer?, gpointer?, UInt32, UInt32, gpointer?) -> Void
+        let thunk: Thunk = { _, a, b, c, data in
+            Unmanaged<ClosureBox<(gpointer?, UInt32, UInt32) -> Void>>.fromOpaque(data!).takeUnretainedValue().value(a, b, c)
+        }
+        return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
+    }
+
     /// `gpointer handler(GObject*, gpointer arg, gpointer user_data)`: the
     /// handler's result is the signal's return value (e.g. an element).
     public static func connectReturning(_ instance: gpointer, _ signal: String,

@@ -30,6 +30,7 @@ extension AnswerSession {
 
     func remoteDescriptionApplied(_ error: String?) {
         guard !stopped else { return }
+        mark(.remoteDescription)
         if let error { return fail("the door's offer was refused: \(error)") }
         negotiateVideo()
         do {

@@ -30,6 +30,36 @@ extension AnswerSession {
         return (values, recordingPath)
     }
 
+    /// Builds, at start-up, the standby pipeline of the first call (see
+    /// `CallPipelineStandby`) for the offer a door most likely makes: Opus
+    /// (payload type 111, in-band FEC and DTX wished, as libwebrtc-based
+    /// doors and the simulated door offer it) and VP8. A door that offers
+    /// otherwise gets its pipeline built at the offer, and its own
+    /// standby after the call.
+    public static func prepareStandby(configuration: MediaConfiguration) {
+        guard let description = try? configuration.resolvedPipeline(), let offer = try? OfferSummary(sdp: likelyOffer) else { return }
+        let values = pipelineValues(callId: "standby", offer: offer, configuration: configuration, log: Log.media).values
+        CallPipelineStandby.prepare(description, values: values)
+    }
+
+    /// Drops the standby pipeline (at shutdown).
+    public static func discardStandby() { CallPipelineStandby.discard() }
+
+    static let likelyOffer = """
+        v=0\r
+        o=- 0 0 IN IP4 0.0.0.0\r
+        s=-\r
+        t=0 0\r
+        m=audio 9 UDP/TLS/RTP/SAVPF 111\r
+        a=mid:audio0\r
+        a=rtpmap:111 OPUS/48000/2\r
+        a=fmtp:111 useinbandfec=1;usedtx=1\r
+        m=video 9 UDP/TLS/RTP/SAVPF 96\r
+        a=mid:video0\r
+        a=rtpmap:96 VP8/90000\r
+
+        """
+
     /// Finds where the door's media enters (`video-in`, `audio-in`); a medium
     /// the description does not take goes to a discarding sink.
     func prepareInputs() {

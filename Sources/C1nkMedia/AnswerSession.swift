@@ -55,12 +55,24 @@ public final class AnswerSession {
         guard var summary = probes?.summary() else { return nil }
         func span(_ from: Double?, _ to: Double?) -> Double? { from.flatMap { a in to.map { ($0 - a) * 1000 } } }
         summary.setupMs = ["offerToAnswer": span(offerAt, answerAt), "answerToConnected": span(answerAt, connectedAt),
-                           "connectedToFirstFrame": span(connectedAt, firstFrameAt)].compactMapValues { $0 }
+                           "connectedToFirstFrame": span(connectedAt, firstFrameAt),
+                           // offerToAnswer's steps (see `Mark`).
+                           "answerBuild": span(offerAt, marks[.built]), "answerPrepare": span(marks[.built], marks[.prepared]),
+                           "answerStart": span(marks[.prepared], marks[.started]),
+                           "answerRemoteDescription": span(marks[.started], marks[.remoteDescription]),
+                           "answerCreate": span(marks[.remoteDescription], answerAt)].compactMapValues { $0 }
         return summary
     }
     /// Monotonic seconds of the set-up steps, for `measurements`.
     let offerAt = MainContext.monotonicSeconds()
     var answerAt: Double?
+    /// The steps between offer and answer: the pipeline built from its text
+    /// (and webrtcbin made), prepared (pads, probes, gates), started
+    /// (PLAYING), the remote description applied (back on the main
+    /// context); the answer created is `answerAt`.
+    enum Mark { case built, prepared, started, remoteDescription }
+    var marks: [Mark: Double] = [:]
+    func mark(_ step: Mark) { marks[step] = MainContext.monotonicSeconds() }
     var connectedAt: Double?
     var firstFrameAt: Double?
     var probes: MeasurementProbes?
@@ -69,9 +81,17 @@ public final class AnswerSession {
     let offer: OfferSummary
     let inputs = PadTable()
     let pipeline: OwnedPipeline
+    /// What the next call's standby pipeline is built from (see `CallPipelineStandby`).
+    let standbyRecipe: (description: PipelineDescription, values: [String: String])
+    /// Whether this call took the standby pipeline (built before the offer).
+    let builtFromStandby: Bool
     let webrtc: WebRTCBin
     let frameCounter = FrameCounter()
     let keyframeCounter = FrameCounter()
+    let earlyKeyframe = FrameCounter()
+    /// Whether the first keyframe request left at the door's first video
+    /// packet, before webrtcbin's video pad appeared (1) or only then (0).
+    var keyframeAskedAtFirstPacket: Bool { earlyKeyframe.value.load(ordering: .relaxed) == 1 }
     var repairWatch: SignalConnection?
     /// Keyframe requests (PLI/FIR) sent to the door: ours at link and those
     /// of the depayloader and decoder after loss.
@@ -116,13 +136,35 @@ public final class AnswerSession {
 
         let values = Self.pipelineValues(callId: callId, offer: offer, configuration: configuration, log: log)
         recordingPath = values.recordingPath
-        pipeline = try OwnedPipeline(configuration.resolvedPipeline(), values: values.values, name: "c1nk-call")
+        let description = try configuration.resolvedPipeline()
+        standbyRecipe = (description, values.values)
+        let ready = CallPipelineStandby.take(description, values: values.values)
+        builtFromStandby = ready != nil
+        if let ready {
+            pipeline = OwnedPipeline(adopting: ready)
+            gst_object_set_name(UnsafeMutableRawPointer(ready).assumingMemoryBound(to: GstObject.self), "c1nk-call")
+        } else {
+            pipeline = try OwnedPipeline(description, values: values.values, name: "c1nk-call")
+        }
 
         let inputs = self.inputs
         let callLabel = callId
         let keyframeCounter = self.keyframeCounter
+        let earlyKeyframe = self.earlyKeyframe
+        // The payload types of the door's video (its codec and repair streams).
+        let summary = offer
+        let videoTypes = Set(summary.videoLineIndex.map { summary.lines[$0].encodings.keys.map { $0 } } ?? [])
+        let playsVideo = summary.videoCodec != nil
         do {
-            webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds) { pad in
+            webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds,
+                                   onNewStream: { jitterbuffer, _ in
+                // Streaming thread: a new stream of the door. The door's
+                // first keyframe may have gone before the connection was up:
+                // ask for one at its first video packet rather than wait for
+                // its next scheduled one (or for the jitterbuffer's latency).
+                guard playsVideo else { return }
+                KeyframeRequests.requestEarly(from: jitterbuffer, ifPayloadIn: videoTypes, counter: keyframeCounter)
+            }) { pad in
                 // Streaming thread: link to what was prepared before the answer, and return.
                 let media = Gst.capsField(pad, "media") ?? "?"
                 guard let target = inputs.pad(for: media) else { return }
@@ -130,11 +172,14 @@ public final class AnswerSession {
                 if result != GST_PAD_LINK_OK {
                     MainContext.post { Log.media.warning("call \(callLabel): cannot link the door's \(media) (\(result.rawValue))") }
                 } else if media == "video" {
+                    let early = keyframeCounter.value.load(ordering: .relaxed) > 0
                     KeyframeRequests.count(on: pad, into: keyframeCounter)
-                    // The door's first keyframe may have gone before the
-                    // connection was up: ask for one now rather than wait
-                    // for its next scheduled one.
-                    gst_pad_send_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
+                    // Unless the request at the first packet went out (see onNewStream).
+                    if early {
+                        earlyKeyframe.value.store(1, ordering: .relaxed)
+                    } else {
+                        gst_pad_send_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
+                    }
                 }
             }
         } catch {
@@ -142,6 +187,7 @@ public final class AnswerSession {
             throw error
         }
         gst_bin_add(bin, webrtc.element)
+        mark(.built)
         self.speaker.align(pipeline.element)
         prepareAudio()
         if configuration.measure {
@@ -170,10 +216,12 @@ public final class AnswerSession {
         webrtc.onConnectionState = { [weak self] state in self?.connectionStateChanged(state) }
         pipeline.watchBus { [weak self] message in self?.busMessage(message) }
 
+        mark(.prepared)
         if !pipeline.start() {
             stop()
             throw MediaError.pipeline("the call pipeline would not start; run with GST_DEBUG=c1nk*:5,*:2 to see why")
         }
+        mark(.started)
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: sdp) { [weak self] error in
             self?.remoteDescriptionApplied(error)
         }
@@ -280,8 +328,12 @@ public final class AnswerSession {
         }
     }
 
-    /// Releases the pipeline; runs once, whoever asks first.
+    /// Releases the pipeline; runs once, whoever asks first. The next
+    /// call's pipeline is built ahead once this teardown is done.
     func stopPipeline() {
+        if !pipeline.isReleased {
+            CallPipelineStandby.prepare(standbyRecipe.description, values: standbyRecipe.values, after: 0.05)
+        }
         pipeline.release(detach: {
             if let (pad, probe) = microphoneHold {
                 gst_pad_remove_probe(pad, probe)

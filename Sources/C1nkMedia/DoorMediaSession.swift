@@ -90,6 +90,9 @@ public final class DoorMediaSession {
         /// Offer NACK with RTX for the video (as browsers do); false: a door
         /// that can only resend keyframes.
         public var nack = true
+        /// Frames from one scheduled keyframe to the next (60: every 2 s at
+        /// 30 fps); keyframes asked for (PLI) come besides.
+        public var keyframeDistance = 60
         public init() {}
     }
 
@@ -205,7 +208,8 @@ public final class DoorMediaSession {
             + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
             // After the queue: a frame a busy door drops before encoding gets no sequence number.
             + " ! identity name=stamp silent=true"
-            + " ! \(options.codec.encoder(kbps: videoBudget(options))) ! " + rtpOutput(options),
+            + " ! \(options.codec.encoder(kbps: videoBudget(options)).replacingOccurrences(of: "=60 ", with: "=\(options.keyframeDistance) ")) ! "
+            + rtpOutput(options),
             name: name, output: true)
         if options.jitterMilliseconds > 0, let output = gst_element_get_static_pad(bin, "src") {
             Self.delayFrames(on: output, upTo: options.jitterMilliseconds)

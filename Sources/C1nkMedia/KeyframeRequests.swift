@@ -1,7 +1,8 @@
 import C1nkGLib
 import CGStreamer
 
-/// Counts the keyframe requests that leave toward webrtcbin on its video pad.
+/// Keyframe requests toward the door: counted where they leave toward
+/// webrtcbin, and the first one sent as soon as the door's video arrives.
 enum KeyframeRequests {
     static func count(on pad: UnsafeMutablePointer<GstPad>, into counter: FrameCounter) {
         PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
@@ -11,5 +12,73 @@ enum KeyframeRequests {
             }
             return GST_PAD_PROBE_OK
         }
+    }
+
+    /// From a streaming thread, when rtpbin made `jitterbuffer` for a new
+    /// stream: its first packet, if its payload type is one of
+    /// `payloadTypes` (the door's SSRCs in its SDP need not be the ones it
+    /// sends), has the keyframe asked for (`requestEarly`, on the main
+    /// context). One look at one packet per stream.
+    static func requestEarly(from jitterbuffer: UnsafeMutablePointer<GstElement>, ifPayloadIn payloadTypes: Set<Int>,
+                             counter: FrameCounter) {
+        guard let pad = gst_element_get_static_pad(jitterbuffer, "sink") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        // No reference held while waiting: a stream announced by RTCP may
+        // never send RTP before the call ends. The probe runs only while
+        // the pad (and its jitterbuffer) exists.
+        let sink = UnsafeMutableRawPointer(pad)
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
+            var second: UInt8 = 0 // RTP: marker bit and payload type
+            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
+               gst_buffer_extract(buffer, 1, &second, 1) == 1, payloadTypes.contains(Int(second & 0x7f)),
+               let element = gst_pad_get_parent_element(sink.assumingMemoryBound(to: GstPad.self)) {
+                MainContext.post { requestEarly(from: element, counter: counter) }
+            }
+            return GST_PAD_PROBE_REMOVE
+        }
+    }
+
+    /// Asks for a keyframe from the stream of a new jitterbuffer (its first
+    /// packet has just arrived) — a latency earlier than at webrtcbin's
+    /// source pad, which appears only once the jitterbuffer releases that
+    /// packet. The request leaves upstream from the jitterbuffer's sink pad:
+    /// the SSRC demuxer adds the stream's SSRC and the RTP session sends the
+    /// PLI. Main context; takes the caller's reference to `jitterbuffer`.
+    /// The jitterbuffer is linked right after it is announced: until it is,
+    /// this tries again (`attempts` times, at idle).
+    static func requestEarly(from jitterbuffer: UnsafeMutablePointer<GstElement>, counter: FrameCounter, attempts: Int = 200) {
+        guard let pad = gst_element_get_static_pad(jitterbuffer, "sink") else {
+            gst_object_unref(UnsafeMutableRawPointer(jitterbuffer))
+            return
+        }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        guard gst_pad_is_linked(pad) != 0 else {
+            if attempts > 0 {
+                MainContext.post { requestEarly(from: jitterbuffer, counter: counter, attempts: attempts - 1) }
+            } else {
+                gst_object_unref(UnsafeMutableRawPointer(jitterbuffer))
+            }
+            return
+        }
+        // The RTP session turns it into a PLI and answers false (it does
+        // not forward the event further): count what was sent.
+        gst_pad_push_event(pad, gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0))
+        counter.value.add(1, ordering: .relaxed)
+        gst_object_unref(UnsafeMutableRawPointer(jitterbuffer))
+    }
+
+    /// The SSRCs the offer announces for its m-line `index` (`a=ssrc:`),
+    /// empty when it announces none.
+    static func ssrcs(in sdp: String, line index: Int?) -> Set<UInt32> {
+        guard let index else { return [] }
+        var line = -1
+        var result: Set<UInt32> = []
+        // Characters: "\r\n" is one, and a newline.
+        for text in sdp.split(whereSeparator: \.isNewline) {
+            if text.hasPrefix("m=") { line += 1 }
+            guard line == index, text.hasPrefix("a=ssrc:") else { continue }
+            if let ssrc = UInt32(text.dropFirst("a=ssrc:".count).prefix { $0.isNumber }) { result.insert(ssrc) }
+        }
+        return result
     }
 }

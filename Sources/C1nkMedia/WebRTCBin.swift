@@ -25,7 +25,11 @@ package final class WebRTCBin {
 
     /// Creates the element with the ICE settings and jitterbuffer latency.
     /// `onSourcePad` runs on a streaming thread for each receiving pad.
+    /// `onNewStream` runs on a streaming thread when the first packet of a
+    /// remote SSRC reaches its new jitterbuffer (before the jitterbuffer
+    /// holds it for the latency; `onSourcePad` comes after that).
     init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
+         onNewStream: ((_ jitterbuffer: UnsafeMutablePointer<GstElement>, _ ssrc: UInt32) -> Void)? = nil,
          onSourcePad: @escaping (UnsafeMutablePointer<GstPad>) -> Void) throws {
         guard let element = gst_element_factory_make("webrtcbin", name) else {
             throw MediaError.missingElement("webrtcbin", package: "gstreamer1.0-plugins-bad")
@@ -95,6 +99,12 @@ package final class WebRTCBin {
                   Gst.name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) == "clocksync" else { return }
             ObjectProperty.set(UnsafeMutableRawPointer(element), "sync", "false")
         })
+        if let onNewStream, let rtpbin = Gst.elements(of: element).first(where: { Gst.factoryName($0) == "rtpbin" }) {
+            signals.append(SignalConnection.connect(UnsafeMutableRawPointer(rtpbin), "new-jitterbuffer") { (jitterbuffer: gpointer?, _: UInt32, ssrc: UInt32) in
+                guard let jitterbuffer = jitterbuffer?.assumingMemoryBound(to: GstElement.self) else { return }
+                onNewStream(jitterbuffer, ssrc)
+            })
+        }
         signals.append(SignalConnection.connect(raw, "pad-added") { (pad: gpointer?) in
             guard let pad = pad?.assumingMemoryBound(to: GstPad.self), gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
             onSourcePad(pad)

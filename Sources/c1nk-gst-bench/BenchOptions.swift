@@ -27,6 +27,8 @@ struct BenchOptions {
     var network = false
     var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
     var setupRounds = 5
+    /// `--repeat N`: runs of each network row (median and range reported).
+    var repeats = 1
     /// Internal: run as the baseline's receiving process.
     var baselineReceiver: BaselineReceiverOptions?
 
@@ -61,6 +63,10 @@ struct BenchOptions {
                             every figure of docs/benchmarks.md's network and set-up sections
       --network-latency MS  jitterbuffer latencies for the network section, repeatable
                             (default 20 and 100: the default and the lossy-link advice)
+      --repeat N            with --network: run every row N times, in N interleaved rounds, and
+                            report the median and the range (default 1); the set-up breakdown
+                            then takes max(5, N) calls per codec
+      --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --audio S             audio section: mouth-to-ear both ways, A/V offset, DSP cost and
                             echo cancellation, S seconds per call; 0 skips (default 8)
       --json                print JSON instead of tables
@@ -108,6 +114,12 @@ struct BenchOptions {
             case "--audio": options.audioSeconds = try reader.number(for: option)
             case "--json": options.json = true
             case "--network": options.network = true
+            case "--setup":
+                options.network = true
+                options.networkLatencies = []
+                latenciesGiven = true
+                options.setupRounds = try reader.integer(for: option, minimum: 1)
+            case "--repeat": options.repeats = try reader.integer(for: option, minimum: 1)
             case "--network-latency":
                 if !latenciesGiven { options.networkLatencies = [] }
                 latenciesGiven = true

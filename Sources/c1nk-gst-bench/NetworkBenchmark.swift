@@ -34,22 +34,30 @@ struct NetworkBenchmark {
 
     func run(progress: (String) -> Void) throws -> NetworkFigures {
         var figures = NetworkFigures()
-        for latency in options.networkLatencies {
-            for codec in options.codecs {
-                for scenario in Self.scenarios {
-                    progress("network: \(codec.rawValue), \(scenario.name), --latency \(latency)…")
-                    var call = CallBenchmark(options: options, bench: BenchCase(codec: codec, width: 640, height: 480))
-                    call.network = scenario.network
-                    call.latency = latency
-                    var result = try call.run()
-                    result.network = scenario.name
-                    figures.calls.append(result)
+        // Rounds outermost: a row's runs are spread over the whole run, so a
+        // busy minute on this shared machine does not decide a row alone.
+        for round in 1...options.repeats {
+            for latency in options.networkLatencies {
+                for codec in options.codecs {
+                    for (index, scenario) in Self.scenarios.enumerated() {
+                        progress("network: \(codec.rawValue), \(scenario.name), --latency \(latency)"
+                                 + (options.repeats > 1 ? ", round \(round)/\(options.repeats)…" : "…"))
+                        var call = CallBenchmark(options: options, bench: BenchCase(codec: codec, width: 640, height: 480))
+                        call.network = scenario.network
+                        // Each later round loses other packets (round 1 keeps seed 7, as single runs do).
+                        if round > 1 { call.network.seed = UInt64(7 + 1000 * round + index) }
+                        call.latency = latency
+                        var result = try call.run()
+                        result.network = scenario.name
+                        figures.calls.append(result)
+                    }
                 }
             }
         }
-        for codec in options.codecs {
-            for round in 1...options.setupRounds {
-                progress("set-up: \(codec.rawValue) call \(round)/\(options.setupRounds)…")
+        let setupRounds = max(options.setupRounds, options.repeats)
+        for round in 1...setupRounds {
+            for codec in options.codecs {
+                progress("set-up: \(codec.rawValue) call \(round)/\(setupRounds)…")
                 var quick = options
                 quick.duration = 2
                 figures.setup.append(try CallBenchmark(options: quick, bench: BenchCase(codec: codec, width: 640, height: 480)).run())
@@ -63,19 +71,41 @@ struct NetworkFigures: Codable {
     var calls: [CallFigures] = []
     var setup: [CallFigures] = []
 
+    static func median(_ values: [Double]) -> Double? {
+        let sorted = values.sorted()
+        return sorted.isEmpty ? nil : sorted[sorted.count / 2]
+    }
+
     func table() -> [String] {
         func f(_ value: Double?, _ format: String = "%.0f") -> String { value.map { String(format: format, $0) } ?? "—" }
         func pad(_ text: String, _ width: Int) -> String { text.count >= width ? text : String(repeating: " ", count: width - text.count) + text }
         var lines: [String] = []
         if !calls.isEmpty {
-            lines.append("network (640x480, 30 fps; loss on the door's first send, RTX passes)")
-            lines.append("  codec latency  network                 intact %   intact/sent  longest freeze  g2g p50  g2g p95  keyframe req")
-            for call in calls {
-                let intact = call.framesSent.map { $0 > 0 ? Double(call.framesIntact ?? 0) * 100 / Double($0) : 0 }
-                lines.append("  " + call.codec.padding(toLength: 5, withPad: " ", startingAt: 0) + " " + pad("\(call.latency ?? 0) ms", 7) + "  "
-                    + (call.network ?? "").padding(toLength: 22, withPad: " ", startingAt: 0) + " " + pad(f(intact, "%.1f"), 8)
-                    + " " + pad("\(call.framesIntact ?? 0)/\(call.framesSent ?? 0)", 13) + " " + pad(f(call.longestFreezeMs) + " ms", 15)
-                    + " " + pad(f(call.glassToGlassMs.p50), 8) + " " + pad(f(call.glassToGlassMs.p95), 8) + " " + pad("\(call.keyframeRequests ?? 0)", 13))
+            // One line per row; with repeats, the median and (min–max) of its runs.
+            var rows: [(codec: String, latency: UInt, network: String)] = []
+            for call in calls where !rows.contains(where: { $0 == (call.codec, call.latency ?? 0, call.network ?? "") }) {
+                rows.append((call.codec, call.latency ?? 0, call.network ?? ""))
+            }
+            let repeated = calls.count > rows.count
+            func cell(_ values: [Double], _ format: String) -> String {
+                guard let middle = Self.median(values) else { return "—" }
+                guard repeated, let low = values.min(), let high = values.max() else { return f(middle, format) }
+                return f(middle, format) + " (" + f(low, format) + "–" + f(high, format) + ")"
+            }
+            lines.append("network (640x480, 30 fps; loss on the door's first send, RTX passes)"
+                         + (repeated ? "; median (range) of \(calls.count / rows.count) runs" : ""))
+            let w = repeated ? [20, 22, 16, 16, 13] : [8, 15, 8, 8, 13]
+            lines.append("  codec latency  network               " + pad("intact %", w[0]) + " " + pad("longest freeze ms", w[1])
+                         + " " + pad("g2g p50", w[2]) + " " + pad("g2g p95", w[3]) + " " + pad("keyframe req", w[4]) + "  intact/sent")
+            for row in rows {
+                let runs = calls.filter { ($0.codec, $0.latency ?? 0, $0.network ?? "") == row }
+                let intact = runs.compactMap { call in call.framesSent.map { $0 > 0 ? Double(call.framesIntact ?? 0) * 100 / Double($0) : 0 } }
+                lines.append("  " + row.codec.padding(toLength: 5, withPad: " ", startingAt: 0) + " " + pad("\(row.latency) ms", 7) + "  "
+                    + row.network.padding(toLength: 21, withPad: " ", startingAt: 0) + " " + pad(cell(intact, "%.1f"), w[0])
+                    + " " + pad(cell(runs.compactMap(\.longestFreezeMs), "%.0f"), w[1])
+                    + " " + pad(cell(runs.map(\.glassToGlassMs.p50), "%.0f"), w[2]) + " " + pad(cell(runs.map(\.glassToGlassMs.p95), "%.0f"), w[3])
+                    + " " + pad(cell(runs.map { Double($0.keyframeRequests ?? 0) }, "%.0f"), w[4])
+                    + "  " + runs.map { "\($0.framesIntact ?? 0)/\($0.framesSent ?? 0)" }.joined(separator: " "))
             }
         }
         if !setup.isEmpty {
@@ -94,6 +124,18 @@ struct NetworkFigures: Codable {
                 let ringToOffer = total.map { $0 - known }
                 lines.append("  " + codec.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + pad(f(total), 16) + "  " + pad(f(ringToOffer), 10)
                     + "  " + pad(f(steps[0], "%.1f"), 12) + "  " + pad(f(steps[1]), 16) + "  " + pad(f(steps[2]), 21))
+            }
+            lines.append("")
+            lines.append("offer→answer by step (ms; medians)")
+            lines.append("  codec  build  prepare  start  remote description  create answer")
+            for codec in Set(setup.map(\.codec)).sorted() {
+                let runs = setup.filter { $0.codec == codec }
+                let steps = ["answerBuild", "answerPrepare", "answerStart", "answerRemoteDescription", "answerCreate"].map { key in
+                    Self.median(runs.compactMap { $0.setupMs?[key] })
+                }
+                lines.append("  " + codec.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + pad(f(steps[0], "%.1f"), 5)
+                    + "  " + pad(f(steps[1], "%.1f"), 7) + "  " + pad(f(steps[2], "%.1f"), 5) + "  " + pad(f(steps[3], "%.1f"), 18)
+                    + "  " + pad(f(steps[4], "%.1f"), 13))
             }
         }
         return lines
