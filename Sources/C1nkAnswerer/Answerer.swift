@@ -118,6 +118,10 @@ public final class Answerer {
         }
         WebRTCBin.warmUp()
         AnswerSession.prepareStandby(configuration: options.media)
+        heapTrim.isQuiet = { [weak self] in
+            guard let self else { return true }
+            return self.session == nil && self.finishing.isEmpty && self.machine.call == nil
+        }
         if let problem = speaker?.problem { events.emit(.error(message: problem)) }
         speaker?.onProblem = { [weak self] problem in
             self?.events.emit(.error(callId: self?.machine.call?.callId, message: problem))

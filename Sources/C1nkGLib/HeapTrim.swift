@@ -1,4 +1,5 @@
 import CGStreamer
+import Foundation
 import Glibc
 
 /// Gives the heap's free memory back to the system a little after a call
@@ -8,13 +9,19 @@ import Glibc
 /// freed memory stays in them as scattered free pages: the resident size of a
 /// long-running answerer creeps up call after call without any object being
 /// kept (docs/benchmarks.md, "Soak"). Trimming once the pipeline has been
-/// released (its threads joined) returns those pages. It costs a few
-/// milliseconds on the main context, once a call.
+/// released (its threads joined) returns those pages. A trim takes 10–15 ms here
+/// and holds each arena's lock while it runs, so it runs on a thread of its
+/// own (a ring then finds the main context free) and only while no call is
+/// in progress (a streaming thread waiting for an arena would make the
+/// call's packets miss a 20 ms jitterbuffer).
 public final class HeapTrim {
     private var timer: GLibTimer?
     private let delay: Double
     /// How many trims ran (for tests).
     public private(set) var count = 0
+    /// Whether the heap may be trimmed now (no call in progress); when not,
+    /// the trim is tried again `delay` seconds later.
+    public var isQuiet: () -> Bool = { true }
 
     /// `delay`: seconds after the request, so that what the teardown frees
     /// late (a finalised recording, the last messages) is free by then.
@@ -36,8 +43,9 @@ public final class HeapTrim {
         timer = GLibTimer(after: delay) { [weak self] in
             guard let self else { return }
             self.timer = nil
+            guard self.isQuiet() else { return self.schedule() }
             self.count += 1
-            _ = c1nk_malloc_trim()
+            Thread.detachNewThread { _ = c1nk_malloc_trim() }
         }
     }
 }

@@ -16,6 +16,18 @@ final class HeapTrimTests: XCTestCase {
         XCTAssertEqual(trim.count, 1, "one trim for both requests")
     }
 
+    /// No trim while a call is in progress: it is tried again after the delay.
+    func testATrimWaitsUntilNoCallIsInProgress() {
+        let trim = HeapTrim(delay: 0.05)
+        var inCall = true
+        trim.isQuiet = { !inCall }
+        trim.schedule()
+        MainContext.spin(0.3)
+        XCTAssertEqual(trim.count, 0, "no trim during a call")
+        inCall = false
+        XCTAssertTrue(waitUntil("the trim once the call is over", timeout: 10) { trim.count == 1 })
+    }
+
     /// Memory freed below a block still in use stays resident until the trim
     /// gives its pages back: what a call's teardown leaves in glibc's arenas.
     func testTheTrimReturnsFreedPagesToTheSystem() throws {
