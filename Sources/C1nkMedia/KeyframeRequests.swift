@@ -66,19 +66,4 @@ enum KeyframeRequests {
         counter.value.add(1, ordering: .relaxed)
         gst_object_unref(UnsafeMutableRawPointer(jitterbuffer))
     }
-
-    /// The SSRCs the offer announces for its m-line `index` (`a=ssrc:`),
-    /// empty when it announces none.
-    static func ssrcs(in sdp: String, line index: Int?) -> Set<UInt32> {
-        guard let index else { return [] }
-        var line = -1
-        var result: Set<UInt32> = []
-        // Characters: "\r\n" is one, and a newline.
-        for text in sdp.split(whereSeparator: \.isNewline) {
-            if text.hasPrefix("m=") { line += 1 }
-            guard line == index, text.hasPrefix("a=ssrc:") else { continue }
-            if let ssrc = UInt32(text.dropFirst("a=ssrc:".count).prefix { $0.isNumber }) { result.insert(ssrc) }
-        }
-        return result
-    }
 }

@@ -34,13 +34,4 @@ final class FirstKeyframeTests: XCTestCase {
         XCTAssertEqual(answerer?.keyframeAskedAtFirstPacket, true, "the request left before webrtcbin's video pad appeared")
         XCTAssertEqual(answerer?.keyframeRequests, 1, "one request, at the first packet")
     }
-
-    func testTheOfferNamesItsVideoStreams() {
-        let sdp = "v=0\r\nm=audio 9 UDP/TLS/RTP/SAVPF 111\r\na=ssrc:11 cname:x\r\nm=video 9 UDP/TLS/RTP/SAVPF 96 97\r\n"
-            + "a=ssrc-group:FID 22 23\r\na=ssrc:22 cname:x\r\na=ssrc:23 cname:x\r\n"
-        XCTAssertEqual(KeyframeRequests.ssrcs(in: sdp, line: 1), [22, 23])
-        XCTAssertEqual(KeyframeRequests.ssrcs(in: sdp, line: 0), [11])
-        XCTAssertEqual(KeyframeRequests.ssrcs(in: sdp, line: 2), [])
-        XCTAssertEqual(KeyframeRequests.ssrcs(in: sdp, line: nil), [])
-    }
 }
