@@ -91,6 +91,33 @@ extension AnswerSession {
         }
     }
 
+    /// Widens the video's wait for repairs when its first packet has left
+    /// the jitterbuffer: earlier, the wider window would hold that first
+    /// frame (a jitterbuffer holds its first packet for its latency).
+    func watchVideoForRepairWindow() {
+        guard videoRepairWindow != nil, let pad = inputs.pad(for: "video") else { return }
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+            // RTP: the SSRC is bytes 8–11, big-endian.
+            var bytes: [UInt8] = [0, 0, 0, 0]
+            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
+               gst_buffer_extract(buffer, 8, &bytes, 4) == 4 {
+                let ssrc = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+                MainContext.post { self?.widenVideoRepairWindow(ssrc: ssrc) }
+            }
+            return GST_PAD_PROBE_REMOVE
+        }
+    }
+
+    /// Main context: see `videoRepairWindow`.
+    func widenVideoRepairWindow(ssrc: UInt32) {
+        guard !stopped, let window = videoRepairWindow else { return }
+        if VideoRepair.widenWindow(in: webrtc.element, ssrc: ssrc, to: window) {
+            log.debug("call \(callId): the door's video waits up to \(window) ms for a repair")
+        } else {
+            log.warning("call \(callId): no jitterbuffer for the door's video (SSRC \(ssrc)): repairs wait the call's latency")
+        }
+    }
+
     /// Whether the user's description of the video branch says `sync=`
     /// itself: the `--sink` value, or the pipeline's lines from `video-out` on.
     static func setsSync(_ configuration: MediaConfiguration) -> Bool {

@@ -93,6 +93,9 @@ public final class AnswerSession {
     /// packet, before webrtcbin's video pad appeared (1) or only then (0).
     var keyframeAskedAtFirstPacket: Bool { earlyKeyframe.value.load(ordering: .relaxed) == 1 }
     var repairWatch: SignalConnection?
+    /// The video jitterbuffers' latency once the door's video flows (see
+    /// `MediaConfiguration.videoRepairWindowMilliseconds`); nil: the call's.
+    let videoRepairWindow: UInt?
     /// Keyframe requests (PLI/FIR) sent to the door: ours at link and those
     /// of the depayloader and decoder after loss.
     public var keyframeRequests: Int { keyframeCounter.value.load(ordering: .relaxed) }
@@ -133,6 +136,13 @@ public final class AnswerSession {
         offer = try OfferSummary(sdp: sdp)
         self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink)
         voice = configuration.voice
+        if configuration.renderImmediately && !Self.setsSync(configuration),
+           let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack"),
+           configuration.videoRepairWindowMilliseconds > configuration.latencyMilliseconds {
+            videoRepairWindow = configuration.videoRepairWindowMilliseconds
+        } else {
+            videoRepairWindow = nil
+        }
 
         let values = Self.pipelineValues(callId: callId, offer: offer, configuration: configuration, log: log)
         recordingPath = values.recordingPath
@@ -197,6 +207,7 @@ public final class AnswerSession {
         }
         repairWatch = VideoRepair.watch(pipeline.element)
         prepareInputs()
+        watchVideoForRepairWindow()
         prepareOutputs()
         if configuration.renderImmediately && !Self.setsSync(configuration) {
             renderImmediately()

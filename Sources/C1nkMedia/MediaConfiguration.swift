@@ -11,6 +11,14 @@ public struct MediaConfiguration: Equatable, Sendable {
     /// jitter (0–30 ms per frame added 25 ms at p50 and no late frames). Raise
     /// it for a lossy Wi-Fi link. Measured in docs/benchmarks.md.
     public var latencyMilliseconds: UInt = 20
+    /// How long the door's video waits for a lost packet's retransmission
+    /// while frames are shown at once (`renderImmediately`) and the door
+    /// answers NACK; the larger of this and `latencyMilliseconds`. Packets
+    /// in order are never held by it, so it costs nothing on a clean link;
+    /// on a lossy one a repair that comes late is shown late instead of the
+    /// picture freezing until the next keyframe. The audio keeps
+    /// `latencyMilliseconds`. Measured in docs/benchmarks.md (Network).
+    public var videoRepairWindowMilliseconds: UInt = 100
     /// `{sink}`: the video sink, an element name or a bin description.
     public var videoSink = MediaConfiguration.automaticVideoSink()
     /// `{audio-source}`: the microphone.

@@ -67,4 +67,33 @@ enum VideoRepair {
             set("min-force-key-unit-interval", String(minKeyframeInterval))
         }
     }
+
+    /// Gives the door's video stream `ssrc` `milliseconds` of jitterbuffer
+    /// latency to wait for retransmissions, leaving the audio's as it is.
+    /// Only new gaps use it: a packet already waited for keeps its deadline.
+    /// Whether a jitterbuffer of that stream was found.
+    static func widenWindow(in webrtc: UnsafeMutablePointer<GstElement>, ssrc: UInt32, to milliseconds: UInt) -> Bool {
+        for jitterbuffer in PipelineLinks.elements(of: webrtc, factory: "rtpjitterbuffer") where self.ssrc(of: jitterbuffer) == ssrc {
+            let raw = UnsafeMutableRawPointer(jitterbuffer)
+            // `latency` is a guint; its bits read as a gint are the same below 2^31.
+            if UInt(max(0, c1nk_object_get_int(raw, "latency"))) < milliseconds {
+                ObjectProperty.set(raw, "latency", String(milliseconds))
+            }
+            return true
+        }
+        return false
+    }
+
+    /// The SSRC a jitterbuffer serves (rtpbin's caps on its sink pad carry
+    /// only that).
+    private static func ssrc(of jitterbuffer: UnsafeMutablePointer<GstElement>) -> UInt32? {
+        guard let pad = gst_element_get_static_pad(jitterbuffer, "sink") else { return nil }
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        guard let caps = gst_pad_get_current_caps(pad) else { return nil }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+        var value: guint = 0
+        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
+              gst_structure_get_uint(structure, "ssrc", &value) != 0 else { return nil }
+        return UInt32(value)
+    }
 }
