@@ -129,6 +129,9 @@ public final class SpeakerOutput {
         }
     }
 
+    /// The speaker's pipeline, for tests that inspect its elements.
+    var pipelineForTests: UnsafeMutablePointer<GstElement> { pipeline.element }
+
     /// The speaker pipeline's latency (its inputs' latency, the calls'
     /// jitterbuffers included), in milliseconds.
     public var latencyMilliseconds: Double {
@@ -136,10 +139,20 @@ public final class SpeakerOutput {
     }
 
     /// Asks every input again for its latency (a call's changes as its
-    /// branches link).
+    /// branches link), and tells the sinks when it changed. A latency event
+    /// with the value the sinks already have changes nothing, and
+    /// `webrtcechoprobe` (GStreamer 1.22) leaks a query on every one that
+    /// passes it.
     func recalculateLatency() {
+        let latency = AudioOnsetProbe.latency(of: pipeline.element)
+        if let latency, latency == appliedLatency { return }
+        appliedLatency = latency
         pipeline.recalculateLatency()
     }
+    private var appliedLatency: UInt64?
+
+    /// The latency last handed to the sinks by `recalculateLatency`; nil
+    /// when the pipeline may have handed them another since.
 
     /// Whether the sink is open and playing.
     public var isPlaying: Bool { problem == nil }
@@ -207,7 +220,7 @@ public final class SpeakerOutput {
         }
         inputs[ObjectIdentifier(input)] = input
         // The call's latency (its jitterbuffer) now counts for the mixer too.
-        pipeline.recalculateLatency()
+        recalculateLatency()
         return input
     }
 
@@ -251,6 +264,8 @@ public final class SpeakerOutput {
             isAsleep = false
             lockSinkSide(false)
             startMixingNow()
+            // Going to PLAYING, the pipeline tells its sinks the latency itself.
+            appliedLatency = nil
             if !pipeline.start() { return failed(pipeline.takeError() ?? "it failed to start again") }
             // Added once running: a live source started with the pipeline
             // would count its time from zero and push a burst to catch up.
@@ -285,6 +300,7 @@ public final class SpeakerOutput {
         isAsleep = false
         lockSinkSide(false)
         startMixingNow()
+        appliedLatency = nil
         if !pipeline.start() {
             return failed(pipeline.takeError() ?? "it failed to start")
         }

@@ -102,9 +102,17 @@ extension AnswerOption {
                          c.givenPlaceholders["audio-sink"] = "--audio-sink"
                      }, show: { $0.answerer.media.audioSink }),
         AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "latency", kind: .value("MS"), reload: .live,
-                     help: ["jitterbuffer latency in ms (default 20; more for a lossy Wi-Fi link)"],
+                     help: ["jitterbuffer latency in ms (default 20): the audio's, and the video's with --video-sync"],
                      apply: { c, v in c.answerer.media.latencyMilliseconds = UInt(try ArgumentReader.integer(v, for: "--latency", maximum: 10_000)) },
                      show: { String($0.answerer.media.latencyMilliseconds) }),
+        AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "repair-window", kind: .value("MS"), reload: .live,
+                     help: ["how long the door's video waits for a lost packet's retransmission",
+                            "while frames are shown as soon as decoded (default 100; packets in",
+                            "order are never held; the audio keeps --latency)"],
+                     apply: { c, v in
+                         c.answerer.media.videoRepairWindowMilliseconds = UInt(try ArgumentReader.integer(v, for: "--repair-window", maximum: 10_000))
+                     },
+                     show: { String($0.answerer.media.videoRepairWindowMilliseconds) }),
         AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "video-sync", kind: .flag, reload: .live,
                      help: ["show frames at their timestamps (smoother, later) instead of as soon",
                             "as decoded; a --sink with its own sync= setting is left alone"],

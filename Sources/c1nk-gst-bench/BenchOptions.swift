@@ -21,6 +21,8 @@ struct BenchOptions {
     var scaleMax = 4
     /// Seconds of each audio measurement call; 0 skips the audio section.
     var audioSeconds: Double = 8
+    /// Echo-loop calls with processing on, against one without: median and range.
+    var echoRuns = 5
     var json = false
     var help = false
     /// `--network`: only the network section and the set-up breakdown.
@@ -69,6 +71,8 @@ struct BenchOptions {
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --audio S             audio section: mouth-to-ear both ways, A/V offset, DSP cost and
                             echo cancellation, S seconds per call; 0 skips (default 8)
+      --echo-runs N         echo-loop calls with processing on, each against one call without
+                            (ERLE and double talk: median and range; default 5)
       --json                print JSON instead of tables
       --help                show this help
 
@@ -112,6 +116,7 @@ struct BenchOptions {
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
             case "--audio": options.audioSeconds = try reader.number(for: option)
+            case "--echo-runs": options.echoRuns = max(1, try reader.integer(for: option))
             case "--json": options.json = true
             case "--network": options.network = true
             case "--setup":

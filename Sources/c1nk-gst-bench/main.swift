@@ -52,7 +52,7 @@ do {
     }
     if options.audioSeconds > 0 {
         progress("audio: mouth-to-ear, A/V, DSP cost, echo loop…")
-        report.audio = try AudioBenchmark(seconds: options.audioSeconds).run()
+        report.audio = try AudioBenchmark(seconds: options.audioSeconds, echoRuns: options.echoRuns).run()
     }
 } catch {
     writeToStandardError("c1nk-gst-bench: \(error)\n")

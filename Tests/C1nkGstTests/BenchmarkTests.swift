@@ -7,7 +7,7 @@ import XCTest
 final class BenchmarkTests: XCTestCase {
     func testBenchmarkProducesEveryFigure() throws {
         let command = try AnswerCommandTests.Command("c1nk-gst-bench", [
-            "--duration", "3", "--codec", "vp8", "--resolution", "640x480", "--idle", "1", "--scale-max", "1", "--audio", "3", "--json"])
+            "--duration", "3", "--codec", "vp8", "--resolution", "640x480", "--idle", "1", "--scale-max", "1", "--audio", "3", "--echo-runs", "1", "--json"])
         XCTAssertEqual(command.wait(timeout: 120), 0, command.stderr)
         let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any], command.stdout)
         let call = try XCTUnwrap((report["calls"] as? [[String: Any]])?.first)

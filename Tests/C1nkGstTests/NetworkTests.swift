@@ -1,3 +1,4 @@
+import CGStreamer
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
@@ -21,7 +22,8 @@ final class NetworkTests: XCTestCase {
     /// A door and an answerer in this process, candidates handed across;
     /// `seconds` of video after the first frame.
     static func impairedCall(codec: DoorMediaSession.VideoCodec = .vp8, network: NetworkImpairment, seconds: Double,
-                             fec: Bool = false, nack: Bool = true, configure: (inout MediaConfiguration) -> Void = { _ in }) throws -> Outcome {
+                             fec: Bool = false, nack: Bool = true, configure: (inout MediaConfiguration) -> Void = { _ in },
+                             inspect: (AnswerSession) -> Void = { _ in }) throws -> Outcome {
         var doorOptions = DoorMediaSession.Options()
         doorOptions.codec = codec
         doorOptions.ice = .loopback
@@ -55,9 +57,11 @@ final class NetworkTests: XCTestCase {
         }
         waitUntil("first frame", timeout: 15) { (answerer?.framesRendered ?? 0) > 0 || failure != nil }
         MainContext.spin(seconds)
+        if let answerer { inspect(answerer) }
         if let failure { XCTFail(failure) }
         let summary = try XCTUnwrap(answerer?.measurements)
-        let counts = try XCTUnwrap(door.networkCounts)
+        // None when the network is not impaired.
+        let counts = door.networkCounts ?? (0, 0, 0, 0)
         return Outcome(summary: summary, door: counts, offer: offerText, answer: answerText)
     }
 
@@ -67,11 +71,41 @@ final class NetworkTests: XCTestCase {
             + "keyframe requests \(s.keyframeRequests), unreadable \(s.unreadableStamps); door: \(outcome.door); set-up \(s.setupMs)"
     }
 
+    /// The jitterbuffers' latency of each stream of the call, in ms.
+    static func jitterbufferLatencies(_ session: AnswerSession) -> [Int] {
+        PipelineLinks.elements(of: session.pipelineForTests, factory: "rtpjitterbuffer")
+            .map { Int(c1nk_object_get_int(UnsafeMutableRawPointer($0), "latency")) }.sorted()
+    }
+
+    /// Frames shown at once: the door's video waits up to the repair window
+    /// for a retransmission, its audio keeps the call's latency. With
+    /// `sync=true` on the sink, the video keeps it too (the window would
+    /// delay every frame).
+    func testVideoWaitsLongerForRepairsThanAudio() throws {
+        var latencies: [Int] = []
+        let immediate = try Self.impairedCall(network: NetworkImpairment(), seconds: 0.5,
+                                              configure: { $0.videoSink = "fakesink" },
+                                              inspect: { latencies = Self.jitterbufferLatencies($0) })
+        XCTAssertEqual(latencies, [20, 100], "audio 20 ms, video 100 ms: \(Self.describe(immediate))")
+        // The first frame was not held by the wider window.
+        XCTAssertLessThan(immediate.summary.setupMs["connectedToFirstFrame"] ?? 0, 1000, Self.describe(immediate))
+
+        _ = try Self.impairedCall(network: NetworkImpairment(), seconds: 0.5,
+                                  configure: { $0.videoSink = "fakesink sync=true" },
+                                  inspect: { latencies = Self.jitterbufferLatencies($0) })
+        XCTAssertEqual(latencies, [20, 20], "a synchronised sink keeps the call's latency")
+    }
+
     func testFivePercentLossIsRepaired() throws {
         var network = NetworkImpairment()
         network.lossPercent = 5
         network.seed = 5
-        let outcome = try Self.impairedCall(network: network, seconds: 6) { $0.latencyMilliseconds = Self.lossyLinkLatency }
+        // The default latency for audio; the video's repair window at the
+        // upper end of the lossy-link advice, for a loaded machine.
+        let outcome = try Self.impairedCall(network: network, seconds: 6) {
+            $0.videoSink = "fakesink"
+            $0.videoRepairWindowMilliseconds = Self.lossyLinkLatency
+        }
         let text = Self.describe(outcome)
         print("network: \(text)")
         XCTAssertTrue(outcome.answer.contains("rtx/90000"), "RTX answered")

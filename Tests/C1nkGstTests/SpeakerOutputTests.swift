@@ -1,3 +1,4 @@
+import CGStreamer
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
@@ -42,6 +43,31 @@ final class SpeakerOutputTests: XCTestCase {
         XCTAssertEqual(device.connections, 1, "the device was opened once, by the speaker")
         waitUntil("the speaker sleeps after the call", timeout: 5) { speaker.isAsleep }
         XCTAssertEqual(device.connections, 1, "asleep, the speaker keeps the device")
+    }
+
+    /// A latency recalculation that finds the latency the sinks already have
+    /// sends them nothing: such an event shifted the door's audio 20 ms
+    /// later at the mixer mid-call, and webrtcechoprobe (GStreamer 1.22)
+    /// leaks a query on each one.
+    func testUnchangedLatencyIsNotSentAgain() throws {
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true name=ear")
+        speaker.play(.click)
+        MainContext.spin(0.3)
+        let sink = try XCTUnwrap(Gst.find("ear", in: speaker.pipelineForTests))
+        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
+        let pad = try XCTUnwrap(gst_element_get_static_pad(sink, "sink"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let events = FrameCounter()
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self), event.pointee.type == GST_EVENT_LATENCY {
+                events.value.add(1, ordering: .relaxed)
+            }
+            return GST_PAD_PROBE_OK
+        }
+        for _ in 0..<3 { speaker.recalculateLatency() }
+        MainContext.spin(0.1)
+        XCTAssertLessThanOrEqual(events.value.load(ordering: .relaxed), 1, "the same latency is sent at most once")
+        XCTAssertGreaterThan(speaker.latencyMilliseconds, 0)
     }
 
     /// With nothing to play the speaker sleeps (the device open but paused,
