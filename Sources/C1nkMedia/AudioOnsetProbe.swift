@@ -56,6 +56,18 @@ public final class AudioOnsetProbe: @unchecked Sendable {
         return AudioOnsetProbe(pad: pad, timing: timing)
     }
 
+    /// A timestamp as running time, the time sinks synchronise to, by the
+    /// pad's segment (a mixer's output segment need not start at zero).
+    static func runningTime(of pts: GstClockTime, on pad: UnsafeMutablePointer<GstPad>) -> UInt64 {
+        guard let event = gst_pad_get_sticky_event(pad, GST_EVENT_SEGMENT, 0) else { return UInt64(pts) }
+        defer { gst_mini_object_unref(UnsafeMutableRawPointer(event).assumingMemoryBound(to: GstMiniObject.self)) }
+        var segment: UnsafePointer<GstSegment>?
+        gst_event_parse_segment(event, &segment)
+        guard let segment, segment.pointee.format == GST_FORMAT_TIME else { return UInt64(pts) }
+        let running = gst_segment_to_running_time(segment, GST_FORMAT_TIME, pts)
+        return running == GstClockTime.max ? UInt64(pts) : UInt64(running)
+    }
+
     /// The minimum latency a pipeline reports (what its synchronised sinks wait), in nanoseconds.
     static func latency(of pipeline: UnsafeMutablePointer<GstElement>) -> UInt64? {
         guard let query = gst_query_new_latency() else { return nil }
@@ -126,7 +138,7 @@ public final class AudioOnsetProbe: @unchecked Sendable {
                 latency = Self.latency(of: UnsafeMutableRawPointer(top).assumingMemoryBound(to: GstElement.self)) ?? 0
             }
             gst_object_unref(UnsafeMutableRawPointer(element))
-            time = UInt64(base) + UInt64(buffer.pointee.pts) + offset + latency
+            time = UInt64(base) + Self.runningTime(of: buffer.pointee.pts, on: pad) + offset + latency
             if case .playback = timing { time = max(time, UInt64(gst_clock_get_time(clock)) + offset) }
         }
         lock.withLock { times.append(time) }
