@@ -23,7 +23,7 @@ typedef struct {
   /* properties, under the object lock */
   gchar *server, *device_id_file, *trust_ca, *answer, *stun_server, *turn_server, *ice_local_ip, *door_name;
   gdouble answer_delay;
-  gint latency;
+  gint latency, repair_window;
   gboolean started;
 } C1nkDoorbin;
 
@@ -38,7 +38,7 @@ typedef struct {
 
 enum {
   PROP_0, PROP_SERVER, PROP_DEVICE_ID_FILE, PROP_TRUST_CA, PROP_ANSWER, PROP_ANSWER_DELAY, PROP_LATENCY,
-  PROP_STUN_SERVER, PROP_TURN_SERVER, PROP_ICE_LOCAL_IP, PROP_DOOR_NAME
+  PROP_REPAIR_WINDOW, PROP_STUN_SERVER, PROP_TURN_SERVER, PROP_ICE_LOCAL_IP, PROP_DOOR_NAME
 };
 
 enum { SIGNAL_RINGING, SIGNAL_ENDED, SIGNAL_DOOR_OPENED, SIGNAL_ACCEPT, SIGNAL_REJECT, SIGNAL_OPEN_DOOR,
@@ -81,6 +81,8 @@ static void c1nk_doorbin_set_property(GObject *object, guint id, const GValue *v
     self->answer_delay = g_value_get_double(value);
   } else if (id == PROP_LATENCY) {
     self->latency = g_value_get_int(value);
+  } else if (id == PROP_REPAIR_WINDOW) {
+    self->repair_window = g_value_get_int(value);
   } else {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
@@ -97,6 +99,8 @@ static void c1nk_doorbin_get_property(GObject *object, guint id, GValue *value, 
     g_value_set_double(value, self->answer_delay);
   } else if (id == PROP_LATENCY) {
     g_value_set_int(value, self->latency);
+  } else if (id == PROP_REPAIR_WINDOW) {
+    g_value_set_int(value, self->repair_window);
   } else {
     G_OBJECT_WARN_INVALID_PROPERTY_ID(object, id, pspec);
   }
@@ -262,6 +266,7 @@ static void c1nk_doorbin_init(C1nkDoorbin *self) {
   self->mic_channel = g_strdup_printf("c1nkdoorbin-%u-%d-mic", pid, number);
   self->answer = g_strdup("manual");
   self->latency = 20;
+  self->repair_window = 100;
   self->video_source = c1nk_doorbin_add_source(self, "intervideosrc", self->video_channel, "video", &video_template);
   self->audio_source = c1nk_doorbin_add_source(self, "interaudiosrc", self->audio_channel, "audio", &audio_template);
 }
@@ -309,6 +314,11 @@ static void c1nk_doorbin_class_init(C1nkDoorbinClass *klass) {
       g_param_spec_int("latency", "Latency",
                        "Jitterbuffer latency of the door's media in ms, 0 to 10000 (more for a lossy Wi-Fi link)",
                        G_MININT, G_MAXINT, 20, settable | G_PARAM_STATIC_STRINGS));
+  g_object_class_install_property(object_class, PROP_REPAIR_WINDOW,
+      g_param_spec_int("repair-window", "Repair window",
+                       "How long the door's video waits for a lost packet's retransmission in ms, 0 to 10000 "
+                       "(packets in order are never held; the audio keeps the latency)",
+                       G_MININT, G_MAXINT, 100, settable | G_PARAM_STATIC_STRINGS));
   c1nk_doorbin_install_string(object_class, PROP_STUN_SERVER, "stun-server", "STUN server",
       "stun:host:port, or none for no STUN server; NULL: the default public STUN servers", NULL, settable);
   c1nk_doorbin_install_string(object_class, PROP_TURN_SERVER, "turn-server", "TURN server",

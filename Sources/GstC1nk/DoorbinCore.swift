@@ -44,6 +44,7 @@ final class DoorbinCore {
         options.answerDelay = settings.answerDelay
         options.ringtone = nil
         options.media.latencyMilliseconds = settings.latencyMilliseconds
+        options.media.videoRepairWindowMilliseconds = settings.repairWindowMilliseconds
         if let stun = settings.stunServers { options.media.ice.stunServers = stun }
         if let turn = settings.turnServer { options.media.ice.turnServers = [turn] }
         if let address = settings.localAddress { options.media.ice.localAddresses = [address] }

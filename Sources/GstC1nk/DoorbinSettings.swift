@@ -12,6 +12,7 @@ struct DoorbinSettings {
     var answerMode: Answerer.AnswerMode
     var answerDelay: Double
     var latencyMilliseconds: UInt
+    var repairWindowMilliseconds: UInt
     /// nil: the library's default STUN servers; empty: none.
     var stunServers: [String]?
     var turnServer: String?
@@ -52,6 +53,11 @@ struct DoorbinSettings {
             throw Problem("latency", "takes milliseconds from 0 to 10000, not \(latency)")
         }
         latencyMilliseconds = UInt(latency)
+        let repairWindow = Int(c1nk_object_get_int(element, "repair-window"))
+        guard (0...10_000).contains(repairWindow) else {
+            throw Problem("repair-window", "takes milliseconds from 0 to 10000, not \(repairWindow)")
+        }
+        repairWindowMilliseconds = UInt(repairWindow)
         if let stun = string("stun-server") {
             guard stun == "none" || stun.hasPrefix("stun:") else {
                 throw Problem("stun-server", "takes stun:host:port or none, not '\(stun)'")

@@ -117,6 +117,7 @@ final class PluginTests: XCTestCase {
             (["server=http://example.org"], "property 'server' takes a ws:// or wss:// URL, not 'http://example.org'"),
             ([], "property 'server' is not set"),
             (["server=ws://127.0.0.1:1/ws", "latency=-1"], "property 'latency' takes milliseconds from 0 to 10000, not -1"),
+            (["server=ws://127.0.0.1:1/ws", "repair-window=20000"], "property 'repair-window' takes milliseconds from 0 to 10000, not 20000"),
             (["server=ws://127.0.0.1:1/ws", "answer=sometimes"], "property 'answer' takes auto or manual, not 'sometimes'"),
             (["server=ws://127.0.0.1:1/ws", "ice-local-ip=localhost"], "property 'ice-local-ip' takes an IP address"),
         ]
