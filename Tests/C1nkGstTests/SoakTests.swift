@@ -180,7 +180,7 @@ final class SoakTests: XCTestCase {
             if ProcessInfo.processInfo.environment["C1NK_SOAK_TRACE"] != nil {
                 let now = settledFootprint(process.processIdentifier, seconds: 1.5)
                 if now.fds > lastFds {
-                    steps.append("call \(call) (\(ending.rawValue)): \(lastFds) → \(now.fds) fds, threads \(Self.threadNames(process.processIdentifier))")
+                    steps.append("call \(call) (\(ending.rawValue)): \(lastFds) → \(now.fds) fds (\(Self.descriptorKinds(process.processIdentifier))), threads \(Self.threadNames(process.processIdentifier))")
                 }
                 lastFds = now.fds
             }
@@ -204,7 +204,10 @@ final class SoakTests: XCTestCase {
                 let ending = Ending.allCases[index % Ending.allCases.count]
                 return "call \(index + 1) (\(ending.rawValue)) +\(lowestFromHere[index] - lowestFromHere[index - 1])"
             }
-        if !lasting.isEmpty { steps.append("lasting steps: " + lasting.joined(separator: ", ") + "; threads now: " + Self.threadNames(process.processIdentifier)) }
+        if !lasting.isEmpty {
+            steps.append("lasting steps: " + lasting.joined(separator: ", ") + "; threads now: " + Self.threadNames(process.processIdentifier)
+                + "; descriptors now: " + Self.descriptorKinds(process.processIdentifier))
+        }
 
         let early = try XCTUnwrap(samples[min(20, calls)])
         let late = try XCTUnwrap(samples[calls])
@@ -243,6 +246,14 @@ final class SoakTests: XCTestCase {
             best.threads = min(best.threads, now.threads)
         }
         return best
+    }
+
+    /// What a process's descriptors are, counted ("socket×6, anon_inode:[eventfd]×4, …").
+    static func descriptorKinds(_ pid: Int32) -> String {
+        let fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd")) ?? []
+        let kinds = fds.compactMap { try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(pid)/fd/\($0)") }
+            .map { $0.hasPrefix("socket:") ? "socket" : $0.hasPrefix("pipe:") ? "pipe" : $0 }
+        return Dictionary(grouping: kinds, by: { $0 }).map { "\($0.key)×\($0.value.count)" }.sorted().joined(separator: ", ")
     }
 
     /// The names of a process's threads, counted ("webrtc:pc×2, …").
