@@ -111,7 +111,8 @@ public final class Answerer {
         self.options = options
         self.events = events
         do {
-            speaker = try SpeakerOutput(sink: options.media.audioSink, volume: options.speakerVolume)
+            speaker = try SpeakerOutput(sink: options.media.audioSink, volume: options.speakerVolume,
+                                        callLatencyMilliseconds: options.media.latencyMilliseconds)
         } catch {
             speaker = nil
             Log.media.warning("the speaker: \(error)")

@@ -134,7 +134,7 @@ public final class AnswerSession {
         self.callId = callId
         self.audioEnabled = audioEnabled
         offer = try OfferSummary(sdp: sdp)
-        self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink)
+        self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink, callLatencyMilliseconds: configuration.latencyMilliseconds)
         voice = configuration.voice
         if configuration.renderImmediately && !Self.setsSync(configuration),
            let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack"),

@@ -71,7 +71,14 @@ public final class SpeakerOutput {
     /// Opens `sink` (an element name or a bin description) behind the mixer.
     /// A sink that cannot open is not an error here: `problem` says why, and
     /// the next call tries again.
-    public init(sink: String, volume: Double = 1) throws {
+    /// `callLatencyMilliseconds`: the calls' jitterbuffer latency
+    /// (`--latency`). The speaker's latency starts at what a call gives it
+    /// (that plus the mixer's period and the sink's deadline), so a call
+    /// joining or leaving does not change it: no latency event passes the
+    /// sinks mid-call (each one also leaks a query in webrtcechoprobe,
+    /// GStreamer 1.22), and the display's sounds play that much later, by
+    /// ~20 ms.
+    public init(sink: String, volume: Double = 1, callLatencyMilliseconds: UInt = MediaConfiguration().latencyMilliseconds) throws {
         GStreamer.initialize()
         sinkDescription = sink
         self.volume = volume
@@ -102,6 +109,9 @@ public final class SpeakerOutput {
         gst_pipeline_use_clock(UnsafeMutableRawPointer(pipeline.element).assumingMemoryBound(to: GstPipeline.self), clock)
         gst_element_set_start_time(pipeline.element, GstClockTime.max)
         gst_element_set_base_time(pipeline.element, gst_clock_get_time(clock))
+        latencyFloor = GstClockTime(callLatencyMilliseconds) * 1_000_000 + GstClockTime(Self.mixPeriodNanoseconds)
+            + GstClockTime(SpeakerDevice.processingDeadline)
+        gst_pipeline_set_latency(UnsafeMutableRawPointer(pipeline.element).assumingMemoryBound(to: GstPipeline.self), latencyFloor)
         pipeline.watchBus { [weak self] message in self?.busMessage(message) }
         start()
         sleepWhenIdle()
@@ -144,12 +154,15 @@ public final class SpeakerOutput {
     /// `webrtcechoprobe` (GStreamer 1.22) leaks a query on every one that
     /// passes it.
     func recalculateLatency() {
-        let latency = AudioOnsetProbe.latency(of: pipeline.element)
+        // What the pipeline hands its sinks: the larger of the two.
+        let latency = AudioOnsetProbe.latency(of: pipeline.element).map { max($0, UInt64(latencyFloor)) }
         if let latency, latency == appliedLatency { return }
         appliedLatency = latency
         pipeline.recalculateLatency()
     }
     private var appliedLatency: UInt64?
+    /// The speaker's latency before any call joins (see `init`).
+    private var latencyFloor: GstClockTime = 0
 
     /// The latency last handed to the sinks by `recalculateLatency`; nil
     /// when the pipeline may have handed them another since.

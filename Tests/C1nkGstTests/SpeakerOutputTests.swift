@@ -70,6 +70,15 @@ final class SpeakerOutputTests: XCTestCase {
         XCTAssertGreaterThan(speaker.latencyMilliseconds, 0)
     }
 
+    /// The speaker's latency is what a call will give it from the start
+    /// (the call's jitterbuffer, the mixer's period, the sink's deadline):
+    /// a call joining does not change it.
+    func testLatencyStartsAtACallsLatency() throws {
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true", callLatencyMilliseconds: 50)
+        let pipeline = UnsafeMutableRawPointer(speaker.pipelineForTests).assumingMemoryBound(to: GstPipeline.self)
+        XCTAssertEqual(gst_pipeline_get_latency(pipeline), 65_000_000)
+    }
+
     /// With nothing to play the speaker sleeps (the device open but paused,
     /// nothing written); a sound wakes it and plays whole, as loud as the
     /// same sound played awake.
