@@ -136,8 +136,9 @@ public final class AnswerSession {
         offer = try OfferSummary(sdp: sdp)
         self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink, callLatencyMilliseconds: configuration.latencyMilliseconds)
         voice = configuration.voice
-        if configuration.renderImmediately && !Self.setsSync(configuration),
-           let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack"),
+        // Read once: the description may be read from its file.
+        let rendersAtOnce = configuration.renderImmediately && !Self.setsSync(configuration)
+        if rendersAtOnce, let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack"),
            configuration.videoRepairWindowMilliseconds > configuration.latencyMilliseconds {
             videoRepairWindow = configuration.videoRepairWindowMilliseconds
         } else {
@@ -209,7 +210,7 @@ public final class AnswerSession {
         prepareInputs()
         watchVideoForRepairWindow()
         prepareOutputs()
-        if configuration.renderImmediately && !Self.setsSync(configuration) {
+        if rendersAtOnce {
             renderImmediately()
             playAudioOnArrival()
         }

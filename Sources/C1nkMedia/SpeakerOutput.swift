@@ -160,12 +160,11 @@ public final class SpeakerOutput {
         appliedLatency = latency
         pipeline.recalculateLatency()
     }
-    private var appliedLatency: UInt64?
-    /// The speaker's latency before any call joins (see `init`).
-    private var latencyFloor: GstClockTime = 0
-
     /// The latency last handed to the sinks by `recalculateLatency`; nil
     /// when the pipeline may have handed them another since.
+    private var appliedLatency: UInt64?
+    /// The speaker's latency before any call joins (see `init`).
+    private let latencyFloor: GstClockTime
 
     /// Whether the sink is open and playing.
     public var isPlaying: Bool { problem == nil }
