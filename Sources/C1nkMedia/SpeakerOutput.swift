@@ -101,6 +101,7 @@ public final class SpeakerOutput {
         }
         if let probe = Gst.find(probeName, in: pipeline.element) {
             sinkSide = [probe] + PipelineLinks.downstream(of: probe)
+            EchoProbeLatencyGate.install(on: probe)
             gst_object_unref(UnsafeMutableRawPointer(probe))
         }
         clock = gst_system_clock_obtain()

@@ -70,6 +70,40 @@ final class SpeakerOutputTests: XCTestCase {
         XCTAssertGreaterThan(speaker.latencyMilliseconds, 0)
     }
 
+    /// Each wake sends the speaker's (unchanged) latency to its sinks again;
+    /// the echo probe handles only the first (it leaks a query on each in
+    /// GStreamer 1.22), and the elements above it still get every one.
+    func testTheEchoProbeHandlesOneLatencyEventAcrossWakes() throws {
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true")
+        let probe = try XCTUnwrap(Gst.find(speaker.probeName, in: speaker.pipelineForTests))
+        defer { gst_object_unref(UnsafeMutableRawPointer(probe)) }
+        let source = try XCTUnwrap(gst_element_get_static_pad(probe, "src"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        let sink = try XCTUnwrap(gst_element_get_static_pad(probe, "sink"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
+        func countLatencyEvents(at pad: UnsafeMutablePointer<GstPad>) -> FrameCounter {
+            let events = FrameCounter()
+            PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+                if let event = gst_pad_probe_info_get_event(info), event.pointee.type == GST_EVENT_LATENCY {
+                    events.value.add(1, ordering: .relaxed)
+                }
+                return GST_PAD_PROBE_OK
+            }
+            return events
+        }
+        // Added after the gate: sees only what reaches the probe itself.
+        let handled = countLatencyEvents(at: source)
+        let passedUp = countLatencyEvents(at: sink)
+        for wake in 1...2 {
+            waitUntil("asleep (\(wake))", timeout: 5) { speaker.isAsleep }
+            speaker.play(.click)
+            XCTAssertFalse(speaker.isAsleep)
+            MainContext.spin(0.3)
+        }
+        XCTAssertEqual(handled.value.load(ordering: .relaxed), 0, "the probe learnt the latency at start and is not told it again")
+        XCTAssertGreaterThanOrEqual(passedUp.value.load(ordering: .relaxed), 2, "every wake's latency event still goes upstream")
+    }
+
     /// The speaker's latency is what a call will give it from the start
     /// (the call's jitterbuffer, the mixer's period, the sink's deadline):
     /// a call joining does not change it.
