@@ -21,20 +21,9 @@ enum KeyframeRequests {
     /// context). One look at one packet per stream.
     static func requestEarly(from jitterbuffer: UnsafeMutablePointer<GstElement>, ifPayloadIn payloadTypes: Set<Int>,
                              counter: FrameCounter) {
-        guard let pad = gst_element_get_static_pad(jitterbuffer, "sink") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        // No reference held while waiting: a stream announced by RTCP may
-        // never send RTP before the call ends. The probe runs only while
-        // the pad (and its jitterbuffer) exists.
-        let sink = UnsafeMutableRawPointer(pad)
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
-            var second: UInt8 = 0 // RTP: marker bit and payload type
-            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
-               gst_buffer_extract(buffer, 1, &second, 1) == 1, payloadTypes.contains(Int(second & 0x7f)),
-               let element = gst_pad_get_parent_element(sink.assumingMemoryBound(to: GstPad.self)) {
-                MainContext.post { requestEarly(from: element, counter: counter) }
-            }
-            return GST_PAD_PROBE_REMOVE
+        RTPFirstPacket.onPayloadType(of: jitterbuffer) { payloadType, sink in
+            guard payloadTypes.contains(payloadType), let element = gst_pad_get_parent_element(sink) else { return }
+            MainContext.post { requestEarly(from: element, counter: counter) }
         }
     }
 
