@@ -41,7 +41,8 @@ extension AnswerSession {
         if videoAccepted, let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack") {
             // webrtcbin 1.22 sets each jitterbuffer of a bundle to the NACK
             // setting of every transceiver in turn, the last one winning: all
-            // must agree. (Audio offers no RTX; its NACKs go unanswered.)
+            // must agree. (The voice's jitterbuffer is set back when its
+            // first packet comes: `VoiceRetransmissions`.)
             webrtc.withTransceivers { all in all.forEach { ObjectProperty.set($0, "do-nack", "true") } }
         }
         var declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })

@@ -165,10 +165,12 @@ public final class AnswerSession {
         // The payload types of the door's video (its codec and repair streams).
         let summary = offer
         let videoTypes = Set(summary.videoLineIndex.map { summary.lines[$0].encodings.keys.map { $0 } } ?? [])
+        let voiceTypes = Set(summary.audioLineIndex.map { summary.lines[$0].encodings.keys.map { $0 } } ?? [])
         let playsVideo = summary.videoCodec != nil
         do {
             webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds,
                                    onNewStream: { jitterbuffer, _ in
+                VoiceRetransmissions.turnOff(on: jitterbuffer, ifPayloadIn: voiceTypes)
                 // Streaming thread: a new stream of the door. The door's
                 // first keyframe may have gone before the connection was up:
                 // ask for one at its first video packet rather than wait for

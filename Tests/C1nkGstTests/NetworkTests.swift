@@ -77,16 +77,30 @@ final class NetworkTests: XCTestCase {
             .map { Int(c1nk_object_get_int(UnsafeMutableRawPointer($0), "latency")) }.sorted()
     }
 
+    /// Whether each jitterbuffer asks for retransmissions, by its latency.
+    static func jitterbufferRetransmissions(_ session: AnswerSession) -> [Int: Bool] {
+        Dictionary(PipelineLinks.elements(of: session.pipelineForTests, factory: "rtpjitterbuffer").map {
+            (Int(c1nk_object_get_int(UnsafeMutableRawPointer($0), "latency")),
+             c1nk_object_get_int(UnsafeMutableRawPointer($0), "do-retransmission") != 0)
+        }, uniquingKeysWith: { $0 || $1 })
+    }
+
     /// Frames shown at once: the door's video waits up to the repair window
     /// for a retransmission, its audio keeps the call's latency. With
     /// `sync=true` on the sink, the video keeps it too (the window would
-    /// delay every frame).
+    /// delay every frame). Only the video asks for retransmissions: the
+    /// door sends none for its voice.
     func testVideoWaitsLongerForRepairsThanAudio() throws {
         var latencies: [Int] = []
+        var asks: [Int: Bool] = [:]
         let immediate = try Self.impairedCall(network: NetworkImpairment(), seconds: 0.5,
                                               configure: { $0.videoSink = "fakesink" },
-                                              inspect: { latencies = Self.jitterbufferLatencies($0) })
+                                              inspect: {
+                                                  latencies = Self.jitterbufferLatencies($0)
+                                                  asks = Self.jitterbufferRetransmissions($0)
+                                              })
         XCTAssertEqual(latencies, [20, 100], "audio 20 ms, video 100 ms: \(Self.describe(immediate))")
+        XCTAssertEqual(asks, [20: false, 100: true], "retransmissions asked for the video only")
         // The first frame was not held by the wider window.
         XCTAssertLessThan(immediate.summary.setupMs["connectedToFirstFrame"] ?? 0, 1000, Self.describe(immediate))
 

@@ -1,0 +1,24 @@
+import C1nkGLib
+import CGStreamer
+
+/// The door's voice is not repaired by retransmission, and its jitterbuffer
+/// must not wait for one. webrtcbin 1.22 gives every jitterbuffer of a
+/// bundle the NACK setting of one transceiver, so with the video's NACK on
+/// the voice's jitterbuffer asks too (a door offers no RTX for its voice:
+/// every request goes unanswered). Worse, a jitterbuffer that asks expects
+/// each packet on time: one a little late (a busy machine, the end of a
+/// silence) is declared lost at the latency, replaced by concealment, and
+/// dropped when it comes, and the sound after it plays 20 ms later.
+enum VoiceRetransmissions {
+    /// From a streaming thread, when rtpbin made `jitterbuffer` for a new
+    /// stream: if its first packet's payload type is one of the voice's,
+    /// the jitterbuffer stops asking, before it handles that packet.
+    static func turnOff(on jitterbuffer: UnsafeMutablePointer<GstElement>, ifPayloadIn voiceTypes: Set<Int>) {
+        guard !voiceTypes.isEmpty else { return }
+        RTPFirstPacket.onPayloadType(of: jitterbuffer) { payloadType, sink in
+            guard voiceTypes.contains(payloadType), let element = gst_pad_get_parent_element(sink) else { return }
+            ObjectProperty.set(UnsafeMutableRawPointer(element), "do-retransmission", "false")
+            gst_object_unref(UnsafeMutableRawPointer(element))
+        }
+    }
+}
