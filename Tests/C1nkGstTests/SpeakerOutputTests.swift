@@ -104,6 +104,47 @@ final class SpeakerOutputTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(passedUp.value.load(ordering: .relaxed), 2, "every wake's latency event still goes upstream")
     }
 
+    /// A call whose first buffers came late (here 30 ms, as at a
+    /// connection's start-up) does not keep that delay to its end: once it
+    /// has played a while, the mixer places its audio by its timestamps
+    /// again. Without that, the mixer goes on from where it put the first
+    /// buffer, 30 ms late for the whole call.
+    func testACallsLateStartIsNotKeptForTheWholeCall() throws {
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true")
+        var error: UnsafeMutablePointer<GError>?
+        let call = try XCTUnwrap(gst_parse_launch(
+            "audiotestsrc name=voice is-live=true wave=ticks freq=1000 tick-interval=500000000 sine-periods-per-tick=60"
+            + " volume=0.5 timestamp-offset=30000000 ! audio/x-raw,format=S16LE,rate=48000,channels=1"
+            + " ! identity name=mouth ! proxysink name=out", &error))
+        defer {
+            gst_element_set_state(call, GST_STATE_NULL)
+            gst_object_unref(UnsafeMutableRawPointer(call))
+        }
+        speaker.align(call)
+        let mouth = try XCTUnwrap(AudioOnsetProbe.attach(to: "mouth", in: call, timing: .capture))
+        let ear = try XCTUnwrap(speaker.onsetProbe(timing: .capture))
+        let proxySink = try XCTUnwrap(Gst.find("out", in: call))
+        defer { gst_object_unref(UnsafeMutableRawPointer(proxySink)) }
+        let input = try speaker.attach(proxySink: proxySink, name: "late-call")
+        defer { input.remove() }
+        gst_element_set_state(call, GST_STATE_PLAYING)
+        MainContext.spin(1)
+        // From now on its buffers are on time.
+        let voice = try XCTUnwrap(Gst.find("voice", in: call))
+        ObjectProperty.set(UnsafeMutableRawPointer(voice), "timestamp-offset", "0")
+        gst_object_unref(UnsafeMutableRawPointer(voice))
+        MainContext.spin(SpeakerOutput.callSettleSeconds + 2)
+        // On time, the mixer's output carries exactly the input's timestamps:
+        // matched from 5 ms before each burst (a sample's rounding either way).
+        let all = AudioOnsetProbe.delays(mouth: mouth.onsets.map { $0 - 5_000_000 }, ear: ear.onsets).map { $0 - 5 }
+        print("late call: mouth \(mouth.onsets.count) onsets, ear \(ear.onsets.count); delays \(all.map { Int($0) }) ms")
+        // The bursts of the last second or so, after the realignment.
+        let delays = all.suffix(3).sorted()
+        XCTAssertEqual(delays.count, 3, "tone bursts matched: \(all)")
+        guard delays.count == 3 else { return }
+        XCTAssertLessThan(abs(delays[1]), 10, "placed by their timestamps again: \(all) ms")
+    }
+
     /// The speaker's latency is what a call will give it from the start
     /// (the call's jitterbuffer, the mixer's period, the sink's deadline):
     /// a call joining does not change it.
