@@ -72,6 +72,13 @@ final class SoakTests: XCTestCase {
         try soak(calls: calls)
     }
 
+    /// The endings the soak cycles through: all, or those named in
+    /// C1NK_SOAK_ENDINGS ("reject,no-connection") to chase one path.
+    private var endings: [Ending] {
+        let named = ProcessInfo.processInfo.environment["C1NK_SOAK_ENDINGS"]?.split(separator: ",").compactMap { Ending(rawValue: String($0)) } ?? []
+        return named.isEmpty ? Ending.allCases : named
+    }
+
     func soak(calls: Int) throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
@@ -136,7 +143,7 @@ final class SoakTests: XCTestCase {
         var missed = 0
         let started = MainContext.monotonicSeconds()
         for call in 1...calls {
-            let ending = Ending.allCases[(call - 1) % Ending.allCases.count]
+            let ending = endings[(call - 1) % endings.count]
             let before = (rings: events.count("ringing"), connects: events.count("connected"),
                           media: events.count("media-connected"))
             try wait("call \(call): the door is free") { door.callId == nil }
@@ -201,7 +208,7 @@ final class SoakTests: XCTestCase {
         }
         let lasting = lowestFromHere.indices.dropFirst().filter { lowestFromHere[$0] > lowestFromHere[$0 - 1] }
             .map { index -> String in
-                let ending = Ending.allCases[index % Ending.allCases.count]
+                let ending = endings[index % endings.count]
                 return "call \(index + 1) (\(ending.rawValue)) +\(lowestFromHere[index] - lowestFromHere[index - 1])"
             }
         if !lasting.isEmpty {
@@ -267,7 +274,7 @@ final class SoakTests: XCTestCase {
     /// Calls before `call` that ended without an accept (reject, no-connection).
     private func rejectsSoFar(_ call: Int) -> Int {
         (1..<call).filter {
-            let ending = Ending.allCases[($0 - 1) % Ending.allCases.count]
+            let ending = endings[($0 - 1) % endings.count]
             return ending == .reject || ending == .noConnection
         }.count
     }
