@@ -70,9 +70,14 @@ struct AudioBenchmark {
     /// with the canceller's convergence).
     var echoRuns = 5
 
-    static let doorMouth = "audiotestsrc is-live=true wave=ticks freq=1000 tick-interval=500000000 sine-periods-per-tick=60 volume=0.5"
+    // Both mouths deliver 10 ms periods, as a WebRTC stack's capture does.
+    // A live test source hands out each buffer at its first sample's time,
+    // so with its default 1024 samples (21.3 ms), beating against Opus's
+    // 20 ms frames, the door sent each frame 0–20 ms early or late in a
+    // 300 ms sawtooth, and a call's timing depended on where it started.
+    static let doorMouth = "audiotestsrc is-live=true samplesperbuffer=480 wave=ticks freq=1000 tick-interval=500000000 sine-periods-per-tick=60 volume=0.5"
         + " ! audio/x-raw,format=S16LE,rate=48000,channels=1 ! identity name=door-mouth"
-    static let residentMouth = "audiotestsrc is-live=true wave=ticks freq=1500 tick-interval=500000000 sine-periods-per-tick=90 volume=0.5"
+    static let residentMouth = "audiotestsrc is-live=true samplesperbuffer=480 wave=ticks freq=1500 tick-interval=500000000 sine-periods-per-tick=90 volume=0.5"
         + " ! audio/x-raw,format=S16LE,rate=48000,channels=1 ! identity name=resident-mouth"
 
     struct LatencyRun {
