@@ -1,5 +1,6 @@
 import C1nkGLib
 import CGStreamer
+import Synchronization
 
 /// One thing the speaker plays: a small bin inside the speaker's pipeline
 /// (a ringtone, a UI sound, or the `proxysrc` end of a call's audio), linked
@@ -19,32 +20,45 @@ final class SpeakerInput {
 
     var element: UnsafeMutablePointer<GstElement>? { bin }
 
-    /// Pending `realign` (main context).
+    /// The repeating `realign` timer (main context).
     private var realignment: GLibTimer?
+    /// Whether a realignment probe waits for the next buffer (any thread).
+    private let realignPending = PendingFlag()
+    private final class PendingFlag: Sendable {
+        let value = Atomic<Bool>(false)
+    }
 
-    /// Once the input has played for `seconds`, its next buffer is marked
+    /// Every `seconds` once the input plays, its next buffer is marked
     /// RESYNC: the mixer places it by its timestamp again and goes on from
     /// there. The mixer places an input's buffers one after another from
-    /// where it put the first, so a call whose first buffers came late
-    /// (the connection's start-up) would otherwise keep that delay to its
-    /// end: measured, the door's voice 25–70 ms later than its timestamps
-    /// for whole calls. By `seconds` the call's jitterbuffer has settled
-    /// its timing (its clock-skew estimate takes the first 2 s). The mixer
-    /// drops what of that buffer is already late: a few milliseconds, once.
-    func realign(afterPlaying seconds: Double) {
+    /// where it put the first, so a call whose first buffers came late (the
+    /// connection's start-up) would keep that delay to its end; realigned
+    /// once, benchmark calls still came to play 20–40 ms later than their
+    /// timestamps now and then, and realigned every 2 s they did not
+    /// (docs/benchmarks.md). The mixer drops what is late, once; when
+    /// nothing is, nothing changes. The call's jitterbuffer settles its
+    /// timing within its first 2 s (its clock-skew estimate).
+    func realign(every seconds: Double) {
         guard let bin, let source = gst_element_get_static_pad(bin, "src") else { return }
         defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
         PadProbe.onFirstBuffer(source) { [weak self] in
             guard let self, self.bin != nil else { return }
-            self.realignment = GLibTimer(after: seconds) { [weak self] in
-                guard let self, let bin = self.bin, let source = gst_element_get_static_pad(bin, "src") else { return }
-                defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-                PadProbe.add(source, GST_PAD_PROBE_TYPE_BUFFER) { info in
-                    guard let buffer = c1nk_probe_writable_buffer(info) else { return GST_PAD_PROBE_REMOVE }
-                    buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_RESYNC.rawValue
-                    return GST_PAD_PROBE_REMOVE
-                }
+            self.realignment = GLibTimer(after: seconds, repeats: true) { [weak self] in self?.markNextBuffer() }
+        }
+    }
+
+    /// Main context: the next buffer leaving the input carries RESYNC.
+    private func markNextBuffer() {
+        guard let bin, !realignPending.value.exchange(true, ordering: .relaxed),
+              let source = gst_element_get_static_pad(bin, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
+        let pending = realignPending
+        PadProbe.add(source, GST_PAD_PROBE_TYPE_BUFFER) { info in
+            if let buffer = c1nk_probe_writable_buffer(info) {
+                buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_RESYNC.rawValue
             }
+            pending.value.store(false, ordering: .relaxed)
+            return GST_PAD_PROBE_REMOVE
         }
     }
 

@@ -35,9 +35,9 @@ public final class SpeakerOutput {
     static let mixPeriodNanoseconds = 5_000_000
     /// How long the speaker runs with nothing to play before it sleeps.
     static let idleSeconds = 1.0
-    /// How long a call's audio plays before the mixer places it by its
-    /// timestamps once more (`SpeakerInput.realign`).
-    static let callSettleSeconds = 3.0
+    /// How often the mixer places a call's audio by its timestamps again
+    /// (`SpeakerInput.realign`).
+    static let callRealignSeconds = 2.0
     static let keepOpenDescription = "audiotestsrc is-live=true wave=silence samplesperbuffer=480"
 
     public let sinkDescription: String
@@ -235,7 +235,7 @@ public final class SpeakerOutput {
             }
         }
         inputs[ObjectIdentifier(input)] = input
-        input.realign(afterPlaying: Self.callSettleSeconds)
+        input.realign(every: Self.callRealignSeconds)
         // The call's latency (its jitterbuffer) now counts for the mixer too.
         recalculateLatency()
         return input

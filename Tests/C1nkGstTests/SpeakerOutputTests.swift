@@ -133,7 +133,7 @@ final class SpeakerOutputTests: XCTestCase {
         let voice = try XCTUnwrap(Gst.find("voice", in: call))
         ObjectProperty.set(UnsafeMutableRawPointer(voice), "timestamp-offset", "0")
         gst_object_unref(UnsafeMutableRawPointer(voice))
-        MainContext.spin(SpeakerOutput.callSettleSeconds + 2)
+        MainContext.spin(SpeakerOutput.callRealignSeconds * 2 + 1)
         // On time, the mixer's output carries exactly the input's timestamps:
         // matched from 5 ms before each burst (a sample's rounding either way).
         let all = AudioOnsetProbe.delays(mouth: mouth.onsets.map { $0 - 5_000_000 }, ear: ear.onsets).map { $0 - 5 }
