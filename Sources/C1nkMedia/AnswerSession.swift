@@ -170,13 +170,18 @@ public final class AnswerSession {
         do {
             webrtc = try WebRTCBin(name: "webrtc", ice: configuration.ice, latencyMilliseconds: configuration.latencyMilliseconds,
                                    onNewStream: { jitterbuffer, _ in
-                VoiceRetransmissions.turnOff(on: jitterbuffer, ifPayloadIn: voiceTypes)
-                // Streaming thread: a new stream of the door. The door's
-                // first keyframe may have gone before the connection was up:
-                // ask for one at its first video packet rather than wait for
-                // its next scheduled one (or for the jitterbuffer's latency).
-                guard playsVideo else { return }
-                KeyframeRequests.requestEarly(from: jitterbuffer, ifPayloadIn: videoTypes, counter: keyframeCounter)
+                // Streaming thread: a new stream of the door; its first
+                // packet's payload type says which.
+                RTPFirstPacket.onPayloadType(of: jitterbuffer) { payloadType, sink in
+                    if voiceTypes.contains(payloadType) {
+                        VoiceRetransmissions.turnOff(at: sink)
+                    } else if playsVideo, videoTypes.contains(payloadType) {
+                        // The door's first keyframe may have gone before the
+                        // connection was up: ask for one now rather than wait
+                        // for its next scheduled one (or the jitterbuffer's latency).
+                        KeyframeRequests.requestEarly(at: sink, counter: keyframeCounter)
+                    }
+                }
             }) { pad in
                 // Streaming thread: link to what was prepared before the answer, and return.
                 let media = Gst.capsField(pad, "media") ?? "?"

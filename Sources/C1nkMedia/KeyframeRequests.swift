@@ -14,17 +14,12 @@ enum KeyframeRequests {
         }
     }
 
-    /// From a streaming thread, when rtpbin made `jitterbuffer` for a new
-    /// stream: its first packet, if its payload type is one of
-    /// `payloadTypes` (the door's SSRCs in its SDP need not be the ones it
-    /// sends), has the keyframe asked for (`requestEarly`, on the main
-    /// context). One look at one packet per stream.
-    static func requestEarly(from jitterbuffer: UnsafeMutablePointer<GstElement>, ifPayloadIn payloadTypes: Set<Int>,
-                             counter: FrameCounter) {
-        RTPFirstPacket.onPayloadType(of: jitterbuffer) { payloadType, sink in
-            guard payloadTypes.contains(payloadType), let element = gst_pad_get_parent_element(sink) else { return }
-            MainContext.post { requestEarly(from: element, counter: counter) }
-        }
+    /// From a streaming thread, at the first packet of the door's video
+    /// reaching a new jitterbuffer's `sink` pad (`RTPFirstPacket`): the
+    /// keyframe is asked for (`requestEarly`, on the main context).
+    static func requestEarly(at sink: UnsafeMutablePointer<GstPad>, counter: FrameCounter) {
+        guard let element = gst_pad_get_parent_element(sink) else { return }
+        MainContext.post { requestEarly(from: element, counter: counter) }
     }
 
     /// Asks for a keyframe from the stream of a new jitterbuffer (its first

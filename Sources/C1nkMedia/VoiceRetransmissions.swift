@@ -10,15 +10,12 @@ import CGStreamer
 /// silence) is declared lost at the latency, replaced by concealment, and
 /// dropped when it comes, and the sound after it plays 20 ms later.
 enum VoiceRetransmissions {
-    /// From a streaming thread, when rtpbin made `jitterbuffer` for a new
-    /// stream: if its first packet's payload type is one of the voice's,
-    /// the jitterbuffer stops asking, before it handles that packet.
-    static func turnOff(on jitterbuffer: UnsafeMutablePointer<GstElement>, ifPayloadIn voiceTypes: Set<Int>) {
-        guard !voiceTypes.isEmpty else { return }
-        RTPFirstPacket.onPayloadType(of: jitterbuffer) { payloadType, sink in
-            guard voiceTypes.contains(payloadType), let element = gst_pad_get_parent_element(sink) else { return }
-            ObjectProperty.set(UnsafeMutableRawPointer(element), "do-retransmission", "false")
-            gst_object_unref(UnsafeMutableRawPointer(element))
-        }
+    /// From a streaming thread, at the first packet of the door's voice
+    /// reaching a new jitterbuffer's `sink` pad (`RTPFirstPacket`): the
+    /// jitterbuffer stops asking, before it handles that packet.
+    static func turnOff(at sink: UnsafeMutablePointer<GstPad>) {
+        guard let element = gst_pad_get_parent_element(sink) else { return }
+        ObjectProperty.set(UnsafeMutableRawPointer(element), "do-retransmission", "false")
+        gst_object_unref(UnsafeMutableRawPointer(element))
     }
 }
