@@ -80,6 +80,33 @@ final class DisplayScreenshotTests: XCTestCase {
         }
     }
 
+    /// A still screen composes nothing until the next change: counted at the
+    /// compositor's output over a second (a live compositor in PAUSED went
+    /// on composing 30 frames a second).
+    func testAStillScreenComposesNoFrames() throws {
+        let display = try makeDisplay(320, 240)
+        defer { display.stop() }
+        XCTAssertTrue(MainContext.run(timeout: 10, until: { display.pipeline.isPaused }), "the home screen is still")
+        let composed = Counter()
+        let probe = PadProbe.add(display.pipeline.mixerOutput, GST_PAD_PROBE_TYPE_BUFFER) { _ in
+            composed.increment()
+            return GST_PAD_PROBE_OK
+        }
+        MainContext.spin(1)
+        gst_pad_remove_probe(display.pipeline.mixerOutput, probe)
+        XCTAssertLessThanOrEqual(composed.value, 1, "frames composed in a second of a still screen")
+
+        display.handle(.ringing(door: "Hlavný vchod")) // the pulse moves: frames again
+        let moving = Counter()
+        let again = PadProbe.add(display.pipeline.mixerOutput, GST_PAD_PROBE_TYPE_BUFFER) { _ in
+            moving.increment()
+            return GST_PAD_PROBE_OK
+        }
+        MainContext.spin(1)
+        gst_pad_remove_probe(display.pipeline.mixerOutput, again)
+        XCTAssertGreaterThan(moving.value, 10, "frames composed in a second of ringing")
+    }
+
     func testScreensAt1280x800() throws { try renderAllScreens(1280, 800) }
     func testScreensAt800x480() throws { try renderAllScreens(800, 480) }
 
@@ -153,4 +180,12 @@ struct RGBImage {
         }
         return total == 0 ? 0 : Double(hits) / Double(total)
     }
+}
+
+/// A count kept from a streaming thread, read on the test's.
+final class Counter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    func increment() { lock.lock(); count += 1; lock.unlock() }
+    var value: Int { lock.lock(); defer { lock.unlock() }; return count }
 }

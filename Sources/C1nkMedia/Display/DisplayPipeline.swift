@@ -34,6 +34,8 @@ public final class DisplayPipeline {
 
     private let pipeline: OwnedPipeline
     private let mixer: UnsafeMutablePointer<GstElement>
+    /// The compositor's output: what a still screen blocks.
+    let mixerOutput: UnsafeMutablePointer<GstPad>
     private var pads: [Layer: UnsafeMutablePointer<GstPad>] = [:]
     private var base: UnsafeMutablePointer<GstElement>
     private var overlays: [Layer: UnsafeMutablePointer<GstElement>] = [:]
@@ -82,6 +84,7 @@ public final class DisplayPipeline {
         gst_bin_add(pipeline.bin, bin)
         gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
         mixer = Gst.find("display-mix", in: pipeline.element)!
+        mixerOutput = gst_element_get_static_pad(mixer, "src")!
         base = Gst.find("display-base", in: pipeline.element)!
         for layer in [Layer.video, .base] {
             let pad = gst_element_get_static_pad(mixer, "sink_\(layer.rawValue)")!
@@ -121,6 +124,7 @@ public final class DisplayPipeline {
             pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
             overlays.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) }
             gst_object_unref(UnsafeMutableRawPointer(base))
+            gst_object_unref(UnsafeMutableRawPointer(mixerOutput))
             gst_object_unref(UnsafeMutableRawPointer(mixer))
         })
     }
@@ -167,10 +171,18 @@ public final class DisplayPipeline {
     /// Whether the pipeline is paused on a still screen.
     public private(set) var isPaused = false
     private var pauseTimer: GLibTimer?
+    /// The probe that holds the compositor's output while the screen is still.
+    private var stillBlock: gulong = 0
 
+    /// Pauses the pipeline and blocks the compositor's output: a live
+    /// compositor goes on composing at its frame rate in PAUSED (its
+    /// deadlines follow the clock, which runs on), a frame nobody shows
+    /// every 33 ms. Blocked, its thread sleeps in the push; the pipeline's
+    /// pause keeps the running time, so nothing is late when it resumes.
     private func pause() {
         guard !stopped, !isPaused else { return }
         isPaused = true
+        stillBlock = PadProbe.add(mixerOutput, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in GST_PAD_PROBE_OK }
         pipeline.setState(GST_STATE_PAUSED)
     }
 
@@ -179,6 +191,8 @@ public final class DisplayPipeline {
         guard !stopped, isPaused else { return }
         isPaused = false
         pipeline.setState(GST_STATE_PLAYING)
+        gst_pad_remove_probe(mixerOutput, stillBlock)
+        stillBlock = 0
     }
 
     private var pulseShown: ScreenLayout.Pulse?
