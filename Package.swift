@@ -3,7 +3,7 @@ import PackageDescription
 
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
-//   CGStreamer (C) → C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
+//   CGStreamer (C) → CPictureBlend (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
 //   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → commands, plugin.
 // Only C1nkGLib and C1nkMedia import CGStreamer. docs/architecture.md has the map.
 
@@ -25,8 +25,8 @@ let package = Package(
         .library(name: "gstc1nk", type: .dynamic, targets: ["GstC1nk"]),
     ],
     targets: [
-        // The only place with C: module map and a header of static inline helpers
-        // for what Swift cannot call (macros, casts, variadic functions).
+        // The C shim: module map and a header of static inline helpers for what
+        // Swift cannot call (macros, casts, variadic functions).
         .systemLibrary(
             name: "CGStreamer",
             pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 gstreamer-controller-1.0 libsoup-3.0 pangocairo gdk-pixbuf-2.0",
@@ -34,6 +34,8 @@ let package = Package(
                               "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev",
                               "libpango1.0-dev", "libcairo2-dev", "libgdk-pixbuf-2.0-dev"])]
         ),
+        // Blending the display's still pictures over video, per frame in C (a pad probe).
+        .target(name: "CPictureBlend", dependencies: ["CGStreamer"]),
         // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
         .target(
             name: "C1nkPipelines",
@@ -48,7 +50,7 @@ let package = Package(
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
         // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol"], swiftSettings: []),
@@ -85,8 +87,8 @@ let package = Package(
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
-                                   "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                    dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                                   "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
                     swiftSettings: swift5),
     ]
 )

@@ -8,15 +8,16 @@ import Foundation
 ///     intervideosrc (the call's video) ─────────────────── sink_0 ─┐
 ///     appsrc ! videoconvert ! imagefreeze (base, panel) ── sink_1 ─┴─ compositor (I420, WxH, 30 fps)
 ///       ! gdkpixbufoverlay (pulse) ! gdkpixbufoverlay (pulse)
-///       ! gdkpixbufoverlay × 6 (the drawing over video, one rectangle each)
+///           └ (its src pad) PictureBlend: the drawing over video, in tight rectangles
 ///       ! queue ! videoconvert ! {sink}
 ///
 /// Each call's pipeline ends in `intervideosink channel=…` (`callSink`), so
 /// the call's video joins when the call starts and leaves when it ends
 /// without touching this pipeline. The video stays in I420 (no conversion to
 /// RGB per frame); Swift pushes a picture per state change, converted once;
-/// the overlays blend only their own rectangles, and the pulse is animated by
-/// GStreamer controllers on two overlays, per frame in native code.
+/// the drawing is blended only in its own rectangles, by a C pad probe, and
+/// the pulse is animated by GStreamer controllers on two overlays, per frame
+/// in native code.
 ///
 /// Every element that runs per frame is named `display-…`, so its streaming
 /// threads are too (`display-mix:src`, `display-queue:s`…): the benchmark
@@ -39,6 +40,7 @@ public final class DisplayPipeline {
     private var pads: [Layer: UnsafeMutablePointer<GstPad>] = [:]
     private var base: UnsafeMutablePointer<GstElement>
     private var overlays: [Layer: UnsafeMutablePointer<GstElement>] = [:]
+    private let drawing = PictureBlend()
     private var pulse: PulseAnimation?
     private var stopped = false
     private let log = Log.media
@@ -46,12 +48,14 @@ public final class DisplayPipeline {
     nonisolated(unsafe) private static var channels = 0
 
     enum Layer: Int, CaseIterable {
-        case video = 0, base, pulseA, pulseB, overlay1, overlay2, overlay3, overlay4, overlay5, overlay6
-        var name: String { rawValue < 4 ? ["video", "base", "pulse-a", "pulse-b"][rawValue] : "overlay-\(rawValue - 3)" }
-        static let overlaid: [Layer] = [.pulseA, .pulseB] + drawing
-        /// The overlays that carry the screen's drawing over video, one rectangle each.
-        static let drawing: [Layer] = [.overlay1, .overlay2, .overlay3, .overlay4, .overlay5, .overlay6]
+        case video = 0, base, pulseA, pulseB
+        var name: String { ["video", "base", "pulse-a", "pulse-b"][rawValue] }
+        static let overlaid: [Layer] = [.pulseA, .pulseB]
     }
+
+    /// At most this many rectangles of drawing over video (overlapping ones
+    /// merge; then the cheapest merges until so few).
+    static let drawingRectangles = 12
 
     /// Builds and starts the display on `sink` (an element name or a bin
     /// description, as `--sink`).
@@ -98,6 +102,9 @@ public final class DisplayPipeline {
         }
         for layer in Layer.overlaid { self.overlays[layer] = Gst.find("display-\(layer.name)", in: pipeline.element) }
         for layer in Layer.overlaid { setPixbuf(layer, nil) }
+        let lastOverlay = gst_element_get_static_pad(self.overlays[.pulseB]!, "src")!
+        drawing.attach(to: lastOverlay)
+        gst_object_unref(UnsafeMutableRawPointer(lastOverlay))
         if renderImmediately && !sink.contains("sync=") {
             for element in elements() where ObjectProperty.has(UnsafeMutableRawPointer(element), "sync") {
                 ObjectProperty.set(UnsafeMutableRawPointer(element), "sync", "false")
@@ -145,17 +152,7 @@ public final class DisplayPipeline {
             setAlpha(.video, 1)
             setAlpha(.base, veil)
         }
-        let bands = layers.overlay.map { OverlayBands.split($0, layout: layout, limit: Layer.drawing.count) } ?? []
-        for (index, layer) in Layer.drawing.enumerated() {
-            if index < bands.count {
-                let band = bands[index]
-                setPixbuf(layer, band)
-                ObjectProperty.set(UnsafeMutableRawPointer(overlays[layer]!), "offset-x", "\(band.x)")
-                ObjectProperty.set(UnsafeMutableRawPointer(overlays[layer]!), "offset-y", "\(band.y)")
-            } else {
-                setPixbuf(layer, nil)
-            }
-        }
+        drawing.show(layers.overlay.map { OverlayBands.cuts($0, layout: layout, limit: Self.drawingRectangles) } ?? [])
         showPulse(layout.pulse)
         // A still screen (home, the end screens, "Bez pripojenia") needs no
         // frames once it is up: the pipeline pauses and the sink keeps showing

@@ -1,16 +1,23 @@
 /// Cuts a full-screen transparent picture down to the rectangles where the
 /// layout drew (the door name, the open button, each round button with its
-/// caption), at most `limit` of them, as straight-alpha RGBA for
-/// `gdkpixbufoverlay`. Overlays then blend only those rectangles per frame:
-/// blending costs per pixel of the rectangle, transparent or not (a 1280x440
-/// band costs a quarter of a core at 30 fps here; the open button alone 2.5 %).
-/// The boxes come from the layout, so no pixel is scanned to find them.
+/// caption), at most `limit` of them: premultiplied BGRA cuts for
+/// `PictureBlend`, or a straight-alpha RGBA band for `gdkpixbufoverlay` (the
+/// pulse). Only those rectangles are blended per frame: blending costs per
+/// pixel of the rectangle, transparent or not. The boxes come from the
+/// layout, so no pixel is scanned to find them.
 enum OverlayBands {
     struct Band: Equatable {
         var x: Int, y: Int
         var width: Int, height: Int
         /// RGBA, straight alpha.
         var rgba: [UInt8]
+    }
+
+    /// A rectangle of a picture as it was drawn: BGRA, premultiplied alpha.
+    struct Cut: Equatable {
+        var x: Int, y: Int
+        var width: Int, height: Int
+        var bgra: [UInt8]
     }
 
     struct Box: Equatable {
@@ -72,8 +79,23 @@ enum OverlayBands {
         return boxes
     }
 
-    static func split(_ picture: Picture, layout: ScreenLayout, limit: Int = 6) -> [Band] {
-        boxes(layout, limit: limit).map { crop(picture, $0) }
+    static func cuts(_ picture: Picture, layout: ScreenLayout, limit: Int) -> [Cut] {
+        boxes(layout, limit: limit).map { cut(picture, $0) }
+    }
+
+    /// The box of a premultiplied BGRA picture, rows copied as they are.
+    static func cut(_ picture: Picture, _ box: Box) -> Cut {
+        let cutWidth = box.x1 - box.x0, cutHeight = box.y1 - box.y0
+        var bgra = [UInt8](repeating: 0, count: cutWidth * cutHeight * 4)
+        picture.bytes.withUnsafeBytes { source in
+            bgra.withUnsafeMutableBytes { target in
+                for row in 0..<cutHeight {
+                    (target.baseAddress! + row * cutWidth * 4)
+                        .copyMemory(from: source.baseAddress! + ((box.y0 + row) * picture.width + box.x0) * 4, byteCount: cutWidth * 4)
+                }
+            }
+        }
+        return Cut(x: box.x0, y: box.y0, width: cutWidth, height: cutHeight, bgra: bgra)
     }
 
     /// The box of a premultiplied BGRA picture as straight-alpha RGBA.
