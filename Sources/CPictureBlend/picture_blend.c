@@ -6,12 +6,35 @@
 /* One picture converted for blending: per luma pixel the premultiplied Y and
  * 255 − alpha; per chroma pixel (2×2 luma pixels, averaged) the
  * premultiplied Cb, Cr and 255 − alpha. Its box is aligned to even
- * coordinates so the chroma planes line up. */
+ * coordinates so the chroma planes line up. Per row, the span of columns
+ * that are not fully transparent: only those are blended (a text's box is
+ * wider than its words, a round button's square has corners). */
 typedef struct {
   gint x, y, width, height;
   guint8 *luma, *luma_keep;
   guint8 *cb, *cr, *chroma_keep;
+  gint *luma_span, *chroma_span; /* [from, to) per row, two ints each */
 } Layer;
+
+/* The span of each row of `rows` × `columns` where add or keep changes anything. */
+static gint *
+spans (const guint8 *add, const guint8 *keep, const guint8 *add2, gint columns, gint rows)
+{
+  gint *span = g_new (gint, 2 * (gsize) rows);
+  for (gint row = 0; row < rows; row++) {
+    gint from = columns, to = 0;
+    for (gint column = 0; column < columns; column++) {
+      gsize i = (gsize) row * columns + column;
+      if (keep[i] != 255 || add[i] != 0 || (add2 && add2[i] != 0)) {
+        from = MIN (from, column);
+        to = column + 1;
+      }
+    }
+    span[2 * row] = from;
+    span[2 * row + 1] = MAX (from, to);
+  }
+  return span;
+}
 
 struct C1nkPictureBlend {
   gint refs;
@@ -47,6 +70,8 @@ layer_free (Layer *layer)
   g_free (layer->cb);
   g_free (layer->cr);
   g_free (layer->chroma_keep);
+  g_free (layer->luma_span);
+  g_free (layer->chroma_span);
 }
 
 static void
@@ -92,6 +117,8 @@ layer_init (Layer *layer, const C1nkBlendPicture *picture)
       layer->chroma_keep[i] = byte (255.0 * (1.0 - (alpha[a] + alpha[a + 1] + alpha[b] + alpha[b + 1]) / 4.0));
     }
   }
+  layer->luma_span = spans (layer->luma, layer->luma_keep, NULL, width, height);
+  layer->chroma_span = spans (layer->cb, layer->chroma_keep, layer->cr, cw, ch);
   g_free (y);
   g_free (cb);
   g_free (cr);
@@ -160,12 +187,14 @@ blend_row (guint8 *restrict target, const guint8 *restrict add, const guint8 *re
 
 static void
 blend_plane (guint8 *plane, gint stride, gint plane_width, gint plane_height, gint x, gint y, gint width, gint height,
-    const guint8 *add, const guint8 *keep)
+    const guint8 *add, const guint8 *keep, const gint *span)
 {
-  gint x0 = MAX (x, 0), y0 = MAX (y, 0);
-  gint x1 = MIN (x + width, plane_width), y1 = MIN (y + height, plane_height);
-  for (gint row = y0; row < y1; row++) {
-    gsize from = (gsize) (row - y) * width + (x0 - x);
+  for (gint row = MAX (y, 0); row < MIN (y + height, plane_height); row++) {
+    gint line = row - y;
+    gint x0 = MAX (x + span[2 * line], 0), x1 = MIN (x + span[2 * line + 1], plane_width);
+    if (x1 <= x0)
+      continue;
+    gsize from = (gsize) line * width + (x0 - x);
     blend_row (plane + (gsize) row * stride + x0, add + from, keep + from, x1 - x0);
   }
 }
@@ -177,12 +206,12 @@ c1nk_picture_blend_frame (C1nkPictureBlend *blend, guint8 *planes[3], const gint
   for (guint i = 0; i < blend->count; i++) {
     const Layer *layer = &blend->layers[i];
     blend_plane (planes[0], strides[0], width, height, layer->x, layer->y, layer->width, layer->height,
-        layer->luma, layer->luma_keep);
+        layer->luma, layer->luma_keep, layer->luma_span);
     gint cw = (width + 1) / 2, ch = (height + 1) / 2;
     blend_plane (planes[1], strides[1], cw, ch, layer->x / 2, layer->y / 2, layer->width / 2, layer->height / 2,
-        layer->cb, layer->chroma_keep);
+        layer->cb, layer->chroma_keep, layer->chroma_span);
     blend_plane (planes[2], strides[2], cw, ch, layer->x / 2, layer->y / 2, layer->width / 2, layer->height / 2,
-        layer->cr, layer->chroma_keep);
+        layer->cr, layer->chroma_keep, layer->chroma_span);
   }
   g_mutex_unlock (&blend->lock);
 }
