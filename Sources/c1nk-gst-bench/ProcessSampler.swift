@@ -13,8 +13,10 @@ struct ProcessSample {
     var peakRSSBytes: Int
     /// Context switches of all its threads so far (each is a wake-up or a preemption).
     var contextSwitches: Int
-    /// CPU seconds of the wall display's streaming threads (named `display-…`).
-    var displayCPUSeconds: Double
+    /// CPU seconds so far of each thread, by thread id.
+    var threadCPUSeconds: [Int: Double]
+    /// The ids of the wall display's streaming threads (named `display-…`).
+    var displayThreads: Set<Int>
     var time: Double
 
     static let ticksPerSecond = Double(sysconf(Int32(_SC_CLK_TCK)))
@@ -31,16 +33,18 @@ struct ProcessSample {
         anonymousRSSBytes = Self.kilobytes("RssAnon:", in: status) * 1024
         peakRSSBytes = Self.kilobytes("VmHWM:", in: status) * 1024
         contextSwitches = 0
-        displayCPUSeconds = 0
+        threadCPUSeconds = [:]
+        displayThreads = []
         if let tasks = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task") {
             for task in tasks {
-                if let taskStat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
-                   let open = taskStat.firstIndex(of: "("), let close = taskStat.lastIndex(of: ")"),
-                   taskStat[taskStat.index(after: open)..<close].hasPrefix("display-") {
+                if let id = Int(task),
+                   let taskStat = try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/stat", encoding: .utf8),
+                   let open = taskStat.firstIndex(of: "("), let close = taskStat.lastIndex(of: ")") {
                     let taskFields = taskStat[taskStat.index(after: close)...].split(separator: " ")
                     if taskFields.count > 13, let user = Double(taskFields[11]), let system = Double(taskFields[12]) {
-                        displayCPUSeconds += (user + system) / Self.ticksPerSecond
+                        threadCPUSeconds[id] = (user + system) / Self.ticksPerSecond
                     }
+                    if taskStat[taskStat.index(after: open)..<close].hasPrefix("display-") { displayThreads.insert(id) }
                 }
                 let text = (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/status", encoding: .utf8)) ?? ""
                 contextSwitches += Self.kilobytes("voluntary_ctxt_switches:", in: text)
@@ -65,10 +69,19 @@ struct ProcessSample {
         return elapsed > 0 ? (end.cpuSeconds - start.cpuSeconds) / elapsed * 100 : 0
     }
 
-    /// Percent of one core the wall display's threads used between two samples.
+    /// Percent of one core the wall display's threads used between two
+    /// samples: each thread named `display-…` at either end, by its own id.
+    /// (GStreamer reuses pooled threads and renames them after the pad they
+    /// run: summed by name at each end, a display thread that went on to run
+    /// a call's pad took its whole past with it, and the figure could go
+    /// negative. A thread renamed between the samples counts whole: an upper
+    /// bound.)
     static func displayCPUPercent(from start: ProcessSample, to end: ProcessSample) -> Double {
         let elapsed = end.time - start.time
-        return elapsed > 0 ? (end.displayCPUSeconds - start.displayCPUSeconds) / elapsed * 100 : 0
+        let seconds = end.displayThreads.union(start.displayThreads).reduce(0.0) { sum, id in
+            sum + (end.threadCPUSeconds[id] ?? 0) - (start.threadCPUSeconds[id] ?? 0)
+        }
+        return elapsed > 0 ? seconds / elapsed * 100 : 0
     }
 }
 
