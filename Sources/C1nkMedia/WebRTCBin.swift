@@ -155,8 +155,19 @@ package final class WebRTCBin {
                 defer { g_free(pointer) }
                 return String(cString: pointer)
             } ?? ""
-            c1nk_emit_pointer_pointer(raw, "set-local-description", UnsafeMutableRawPointer(description), nil)
-            MainContext.post { completion(.success(text)) }
+            // Set on the main context, where a session that stopped in the
+            // meantime says so: set on a closing webrtcbin, the description
+            // would start ICE gathering (sockets, the agent's thread) that
+            // nobody ends.
+            let copy = gst_webrtc_session_description_copy(description)
+            MainContext.post { [weak self] in
+                defer { gst_webrtc_session_description_free(copy) }
+                guard let self, !self.isClosed else {
+                    return completion(.failure(.negotiation("the session stopped before its \(field) was set")))
+                }
+                c1nk_emit_pointer_pointer(raw, "set-local-description", UnsafeMutableRawPointer(copy), nil)
+                completion(.success(text))
+            }
         }
         c1nk_emit_pointer_pointer(raw, signal, nil, UnsafeMutableRawPointer(promise))
         gst_promise_unref(promise)
@@ -200,8 +211,12 @@ package final class WebRTCBin {
         c1nk_emit_uint_string(UnsafeMutableRawPointer(element), "add-ice-candidate", mlineIndex, candidate)
     }
 
+    /// Whether `disconnect` ran: no description is set after it (main context).
+    private(set) var isClosed = false
+
     /// Stops listening; call before the pipeline goes to NULL.
     func disconnect() {
+        isClosed = true
         signals.forEach { $0.disconnect() }
         signals.removeAll()
         onLocalCandidate = nil
