@@ -100,33 +100,19 @@ enum OverlayBands {
 
     /// The box of a premultiplied BGRA picture as straight-alpha RGBA.
     static func crop(_ picture: Picture, _ box: Box) -> Band {
-        let bandWidth = box.x1 - box.x0, bandHeight = box.y1 - box.y0
-        var rgba = [UInt8](repeating: 0, count: bandWidth * bandHeight * 4)
-        picture.bytes.withUnsafeBufferPointer { source in
-            rgba.withUnsafeMutableBufferPointer { target in
-                for row in 0..<bandHeight {
-                    var s = ((box.y0 + row) * picture.width + box.x0) * 4
-                    var t = row * bandWidth * 4
-                    for _ in 0..<bandWidth {
-                        let a = Int(source[s + 3])
-                        if a != 0 {
-                            let b = Int(source[s]), g = Int(source[s + 1]), r = Int(source[s + 2])
-                            if a == 255 {
-                                target[t] = UInt8(r); target[t + 1] = UInt8(g); target[t + 2] = UInt8(b)
-                            } else {
-                                target[t] = UInt8(min(255, (r * 255 + a / 2) / a))
-                                target[t + 1] = UInt8(min(255, (g * 255 + a / 2) / a))
-                                target[t + 2] = UInt8(min(255, (b * 255 + a / 2) / a))
-                            }
-                            target[t + 3] = UInt8(a)
-                        }
-                        s += 4
-                        t += 4
-                    }
-                }
+        let cut = cut(picture, box)
+        var rgba = cut.bgra
+        rgba.withUnsafeMutableBufferPointer { pixels in
+            for i in stride(from: 0, to: pixels.count, by: 4) {
+                let a = Int(pixels[i + 3])
+                let b = Int(pixels[i]), r = Int(pixels[i + 2])
+                guard a != 0 else { continue }
+                pixels[i] = UInt8(min(255, (r * 255 + a / 2) / a))
+                pixels[i + 1] = UInt8(min(255, (Int(pixels[i + 1]) * 255 + a / 2) / a))
+                pixels[i + 2] = UInt8(min(255, (b * 255 + a / 2) / a))
             }
         }
-        return Band(x: box.x0, y: box.y0, width: bandWidth, height: bandHeight, rgba: rgba)
+        return Band(x: cut.x, y: cut.y, width: cut.width, height: cut.height, rgba: rgba)
     }
 
     /// A whole premultiplied picture as one band (the pulse ring).
