@@ -75,11 +75,12 @@ struct ProcessSample {
     /// run: summed by name at each end, a display thread that went on to run
     /// a call's pad took its whole past with it, and the figure could go
     /// negative. A thread renamed between the samples counts whole: an upper
-    /// bound.)
+    /// bound. One that ended before the second sample took its time with it.)
     static func displayCPUPercent(from start: ProcessSample, to end: ProcessSample) -> Double {
         let elapsed = end.time - start.time
         let seconds = end.displayThreads.union(start.displayThreads).reduce(0.0) { sum, id in
-            sum + (end.threadCPUSeconds[id] ?? 0) - (start.threadCPUSeconds[id] ?? 0)
+            guard let now = end.threadCPUSeconds[id] else { return sum }
+            return sum + now - (start.threadCPUSeconds[id] ?? 0)
         }
         return elapsed > 0 ? seconds / elapsed * 100 : 0
     }
