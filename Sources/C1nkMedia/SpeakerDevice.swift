@@ -16,10 +16,10 @@ import CGStreamer
 /// - Every synchronised sink adds its `processing-deadline` (20 ms by
 ///   default) to the latency, the time allowed between the mixer's output
 ///   and the sink: volume, level, echo probe and conversion take well under
-///   a millisecond here, so 5 ms leaves them several times
-///   that. Every millisecond here is one more between the door's voice and
-///   the resident's ear, and one more of lip-sync offset (the picture is
-///   shown as soon as it is decoded).
+///   a millisecond here, so 5 ms leaves them several times that. Every
+///   millisecond of it is one more between the door's voice and the
+///   resident's ear, and one more of lip-sync offset (the picture is shown
+///   as soon as it is decoded).
 enum SpeakerDevice {
     static let bufferMicroseconds = 40_000
     static let periodMicroseconds = 10_000
