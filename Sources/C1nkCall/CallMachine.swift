@@ -130,18 +130,33 @@ public struct CallMachine: Equatable, Sendable {
     }
 
     public private(set) var call: Call?
-    /// Every callId this process has seen ring; a repeat `incoming` is ignored.
+    /// The callIds this process has seen ring, the last `rememberedCallIds`
+    /// of them; a repeat `incoming` is ignored. Bounded: an answerer runs
+    /// for months.
     public private(set) var handledCallIds: Set<String> = []
+    /// `handledCallIds` oldest first, to forget the oldest.
+    private var handledOrder: [String] = []
+    /// How many callIds are remembered: a server repeats a ring within
+    /// seconds, never after a thousand others.
+    public static let rememberedCallIds = 1000
     /// The signaling socket is down (between `signalingLost` and `signalingReconnected`).
     public private(set) var signalingDown = false
 
     public init() {}
 
+    private mutating func remember(_ callId: String) {
+        handledCallIds.insert(callId)
+        handledOrder.append(callId)
+        if handledOrder.count > Self.rememberedCallIds {
+            handledCallIds.remove(handledOrder.removeFirst())
+        }
+    }
+
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case let .incoming(callId, doorName):
             guard !handledCallIds.contains(callId) else { return [] }
-            handledCallIds.insert(callId)
+            remember(callId)
             if call != nil {
                 // Not ours to answer: nothing goes to the server, the call in progress is untouched.
                 return [.emit(.missed(callId: callId, doorName: doorName, reason: "busy"))]

@@ -398,6 +398,19 @@ final class CallMachineTests: XCTestCase {
         }
     }
 
+    func testOnlyTheLastThousandCallIdsAreRemembered() {
+        var machine = drive(Script.accepted)
+        let limit = CallMachine.rememberedCallIds
+        for index in 0..<(limit + 500) {
+            _ = machine.handle(.incoming(callId: "busy-\(index)", doorName: door))
+        }
+        XCTAssertEqual(machine.handledCallIds.count, limit, "bounded over months of rings")
+        XCTAssertTrue(machine.handledCallIds.contains("busy-\(limit + 499)"))
+        XCTAssertFalse(machine.handledCallIds.contains(current), "the oldest is forgotten first")
+        XCTAssertEqual(machine.handle(.incoming(callId: "busy-\(limit + 400)", doorName: door)), [], "a recent repeat is still ignored")
+        XCTAssertEqual(machine.call?.callId, current, "the call in progress is untouched")
+    }
+
     func testIncomingForAnotherCallWhileBusyIsMissedAndSendsNothing() {
         for script in [Script.ringing, Script.acceptPending, Script.accepted, Script.acceptedConnected] {
             let start = drive(script)
