@@ -284,6 +284,7 @@ public final class SpeakerOutput {
             // Going to PLAYING, the pipeline tells its sinks the latency itself.
             appliedLatency = nil
             if !pipeline.start() { return failed(pipeline.takeError() ?? "it failed to start again") }
+            startMixerSegmentNow()
             // Added once running: a live source started with the pipeline
             // would count its time from zero and push a burst to catch up.
             attachKeepOpen()
@@ -296,6 +297,21 @@ public final class SpeakerOutput {
     /// make the earlier ones late), nor at its old position.
     private func startMixingNow() {
         ObjectProperty.set(UnsafeMutableRawPointer(mixer), "start-time", String(runningTime()))
+    }
+
+    /// Once the mixer has started, before any input joins: its output
+    /// segment starts now. The `start-time` above is applied only when an
+    /// input's first buffer comes before the mixer's first timeout. A
+    /// call's input answers the latency query at once (its pipeline is
+    /// live) and has no buffer yet: the mixer timed out first, started at
+    /// zero and mixed from zero to now at once, as many seconds of silence
+    /// as the process had run, at about half the wakes (GStreamer 1.22;
+    /// docs/pipelines.md). With no input the mixer knows no latency and
+    /// waits, so nothing was mixed yet here.
+    private func startMixerSegmentNow() {
+        guard mixer.pointee.current_state.rawValue >= GST_STATE_PAUSED.rawValue,
+              mixer.pointee.numsinkpads == 0 else { return }
+        c1nk_aggregator_start_at(mixer, runningTime())
     }
 
     private func lockSinkSide(_ locked: Bool) {
@@ -321,6 +337,7 @@ public final class SpeakerOutput {
         if !pipeline.start() {
             return failed(pipeline.takeError() ?? "it failed to start")
         }
+        startMixerSegmentNow()
         attachKeepOpen()
     }
 
@@ -398,7 +415,10 @@ public final class SpeakerOutput {
             if let level = AudioLevel.rms(from: message) {
                 let now = MainContext.monotonicSeconds()
                 levels.append((now, level))
-                if let first = levels.first, now - first.time > 30 { levels.removeFirst(levels.count / 4) }
+                // At most once a second: what is older than 30 s goes.
+                if let first = levels.first, now - first.time > 31 {
+                    levels.removeFirst(levels.firstIndex { now - $0.time <= 30 } ?? levels.count)
+                }
             }
         case GST_MESSAGE_LATENCY:
             recalculateLatency()

@@ -258,11 +258,29 @@ extern void __tsan_release(void *addr) __attribute__((weak));
 static inline void c1nk_tsan_acquire(const void *addr) { if (__tsan_acquire) __tsan_acquire((void *)addr); }
 static inline void c1nk_tsan_release(const void *addr) { if (__tsan_release) __tsan_release((void *)addr); }
 
+/* Starts an aggregator's output (audiomixer's) at `position`, a running
+ * time, in a fresh time segment: what start-time-selection=set promises.
+ * That property is applied when the first input buffer arrives; a live
+ * aggregator that times out before (an input with no buffer yet) starts
+ * at zero instead, and then mixes as fast as it can from zero to now.
+ * For an aggregator that has not produced anything since it started. */
+#include <gst/base/gstaggregator.h>
+static inline void c1nk_aggregator_start_at(GstElement *element, GstClockTime position) {
+    GstSegment segment;
+    gst_segment_init(&segment, GST_FORMAT_TIME);
+    segment.position = position;
+    gst_aggregator_update_segment(GST_AGGREGATOR(element), &segment);
+}
+
 /* Returns the free memory at the top of glibc's heaps (every arena) to the
  * system: malloc_trim(0). Returns 1 if some was released. */
 #include <malloc.h>
 static inline int c1nk_malloc_trim(void) { return malloc_trim(0); }
 /* At most `count` malloc arenas (mallopt M_ARENA_MAX), for threads yet to allocate. */
 static inline int c1nk_malloc_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
+/* Bytes allocated with malloc and not freed (small chunks and mmapped ones). */
+static inline size_t c1nk_malloc_in_use(void) { struct mallinfo2 m = mallinfo2(); return m.uordblks + m.hblkhd; }
+/* Bytes malloc holds from the system (every arena, and mmapped chunks). */
+static inline size_t c1nk_malloc_held(void) { struct mallinfo2 m = mallinfo2(); return m.arena + m.hblkhd; }
 
 #endif

@@ -192,6 +192,61 @@ final class SpeakerOutputTests: XCTestCase {
         XCTAssertNil(speaker.problem)
     }
 
+    /// A wake starts mixing at the current time. The mixer used to time
+    /// out before a call's first buffer, start at zero and mix
+    /// everything from there to now at once: a burst as long as the
+    /// process had run, at every wake.
+    func testAWakeMixesFromNowNotFromZero() throws {
+        let speaker = try SpeakerOutput(sink: "fakesink")
+        let mixer = try XCTUnwrap(Gst.find("mix", in: speaker.pipelineForTests))
+        defer { gst_object_unref(UnsafeMutableRawPointer(mixer)) }
+        let output = try XCTUnwrap(gst_element_get_static_pad(mixer, "src"))
+        defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
+        final class FirstBuffer: @unchecked Sendable {
+            private let lock = NSLock()
+            private var time: UInt64?
+            var value: UInt64? { lock.withLock { time } }
+            func note(_ running: UInt64) { lock.withLock { if time == nil { time = running } } }
+            func reset() { lock.withLock { time = nil } }
+        }
+        let first = FirstBuffer()
+        PadProbe.add(output, GST_PAD_PROBE_TYPE_BUFFER) { info in
+            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) {
+                let running = AudioOnsetProbe.runningTime(of: buffer.pointee.pts, on: output)
+                first.note(running)
+            }
+            return GST_PAD_PROBE_OK
+        }
+        func runningTime() -> UInt64 {
+            let clock = gst_system_clock_obtain()!
+            defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
+            return UInt64(gst_clock_get_time(clock) - gst_element_get_base_time(speaker.pipelineForTests))
+        }
+        for wake in 1...3 {
+            waitUntil("asleep (\(wake))", timeout: 5) { speaker.isAsleep }
+            MainContext.spin(1.5) // the running time moves on while it sleeps
+            first.reset()
+            let woken = runningTime()
+            // A call wakes it: its input answers the latency query at once
+            // (the call's pipeline is live) and has no buffer yet.
+            let call = try XCTUnwrap(gst_parse_launch("audiotestsrc is-live=true wave=silence ! proxysink name=feed", nil))
+            defer {
+                gst_element_set_state(call, GST_STATE_NULL)
+                gst_object_unref(UnsafeMutableRawPointer(call))
+            }
+            speaker.align(call)
+            let feed = try XCTUnwrap(Gst.find("feed", in: call))
+            defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
+            let input = try speaker.attach(proxySink: feed, name: "call")
+            defer { input.remove() }
+            waitUntil("mixing again (\(wake))") { first.value != nil }
+            gst_element_set_state(call, GST_STATE_PLAYING)
+            let start = try XCTUnwrap(first.value)
+            XCTAssertGreaterThan(Double(start) / 1e9, Double(woken) / 1e9 - 0.1,
+                                 "wake \(wake): the mixer's first buffer is at the time it woke, not before")
+        }
+    }
+
     /// The display's sounds reach the sink; a finished sound leaves the mixer.
     func testSoundsPlayAndLeave() throws {
         let speaker = try SpeakerOutput(sink: "fakesink sync=true")
