@@ -45,7 +45,10 @@ public final class HeapTrim {
             self.timer = nil
             guard self.isQuiet() else { return self.schedule() }
             self.count += 1
-            Thread.detachNewThread { _ = c1nk_malloc_trim() }
+            Thread.detachNewThread {
+                _ = c1nk_malloc_trim()
+                Log.app.debug("heap trimmed: \(c1nk_malloc_in_use() / 1024) KiB in use, \(c1nk_malloc_held() / 1024) KiB held by malloc")
+            }
         }
     }
 }
