@@ -240,7 +240,6 @@ final class SpeakerOutputTests: XCTestCase {
             let input = try speaker.attach(proxySink: feed, name: "call")
             defer { input.remove() }
             waitUntil("mixing again (\(wake))") { first.value != nil }
-            gst_element_set_state(call, GST_STATE_PLAYING)
             let start = try XCTUnwrap(first.value)
             XCTAssertGreaterThan(Double(start) / 1e9, Double(woken) / 1e9 - 0.1,
                                  "wake \(wake): the mixer's first buffer is at the time it woke, not before")
