@@ -57,6 +57,7 @@ enum VideoRepair {
             // retransmission was lost too.
             set("rtx-delay", "0")
             set("rtx-min-retry-timeout", "10")
+            set("rtx-next-seqnum", "false")
         } else if klass.contains("Depayloader") {
             // Video depayloaders have these (rtpvp8depay, rtph264depay, …); audio ones do not.
             set("request-keyframe", "true")
