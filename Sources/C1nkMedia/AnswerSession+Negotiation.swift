@@ -74,7 +74,13 @@ extension AnswerSession {
         // `WebRTCBin.createLocalDescription`), and whatever the door still
         // sends goes to a discarding sink.
         let codec = chosen ?? line.mediaCodecs.first ?? "VP8"
-        let caps = "application/x-rtp,media=video,encoding-name=\(codec),payload=\(line.payloadTypes[codec] ?? 96),clock-rate=90000"
+        var caps = "application/x-rtp,media=video,encoding-name=\(codec),payload=\(line.payloadTypes[codec] ?? 96),clock-rate=90000"
+        // webrtcbin 1.22 answers only the header extensions its preferences
+        // name; without this one a browser door gets no congestion feedback
+        // it can use, and its estimate stays at its start value.
+        if chosen != nil, let id = line.transportWideCCExtension {
+            caps += ",extmap-\(id)=(string)\"\(OfferSummary.transportWideCCURI)\""
+        }
         guard let preferences = gst_caps_from_string(caps) else { return }
         defer { gst_caps_unref(preferences) }
         if let transceiver = c1nk_emit_add_transceiver(UnsafeMutableRawPointer(webrtc.element), GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, preferences) {

@@ -18,12 +18,24 @@ package struct OfferSummary: Equatable {
         var encodings: [Int: String] = [:]
         /// Whether the door asks for RTCP feedback of this kind on any payload type ("nack", "nack pli", "ccm fir").
         var feedback: Set<String> = []
+        /// RTP header extensions offered: id → URI (`a=extmap`).
+        var extensions: [Int: String] = [:]
+
+        /// The id of the transport-wide congestion control extension, when
+        /// the door offers it with `transport-cc` feedback: the answer must
+        /// echo it for a libwebrtc door to adapt its rate to our feedback.
+        var transportWideCCExtension: Int? {
+            guard feedback.contains("transport-cc") else { return nil }
+            return extensions.first { $0.value == OfferSummary.transportWideCCURI }?.key
+        }
 
         /// The offered encodings that are codecs (no repair streams).
         var mediaCodecs: [String] { codecs.filter { !CodecSupport.repairEncodings.contains($0) } }
     }
 
     package var lines: [MediaLine]
+
+    static let transportWideCCURI = "http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01"
 
     package init(sdp: String) throws {
         // The C parser asserts on an empty text (also one that starts with NUL).
@@ -76,10 +88,21 @@ package struct OfferSummary: Equatable {
                 if parts.count == 2 { feedback.insert(parts[1].lowercased()) }
                 n += 1
             }
+            var extensions: [Int: String] = [:]
+            n = 0
+            while let value = gst_sdp_media_get_attribute_val_n(media, "extmap", n) {
+                // "3 http://…" or "3/sendrecv http://…"
+                let parts = String(cString: value).split(separator: " ")
+                if parts.count >= 2, let id = Int(parts[0].split(separator: "/")[0]), (1...14).contains(id) {
+                    extensions[id] = String(parts[1])
+                }
+                n += 1
+            }
             let first = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).flatMap { Int(String(cString: $0)) } : nil
             let preferred = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
             lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes, preferredCodec: preferred,
-                                   formatParameters: parameters, codecs: codecs, encodings: encodings, feedback: feedback))
+                                   formatParameters: parameters, codecs: codecs, encodings: encodings, feedback: feedback,
+                                   extensions: extensions))
         }
         if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
     }
