@@ -35,6 +35,10 @@ public final class SignalServer {
         get { router.options.forwardsOpenDoor }
         set { router.options.forwardsOpenDoor = newValue }
     }
+    /// Media between doors and apps crosses this relay: the addresses in
+    /// offers, answers and candidates are rewritten to its sockets (tests and
+    /// the benchmark put a bottleneck there).
+    public var relay: MediaRelay?
     /// Every message an app sends, as the server reads it (tests: the order on the wire).
     public var onAppMessage: ((_ deviceId: String, _ message: ClientMessage) -> Void)?
 
@@ -144,10 +148,12 @@ public final class SignalServer {
         case .app:
             guard let app = message.app else { return refuse(message, peer) }
             onAppMessage?(peer.id, app)
-            route(.fromApp(deviceId: peer.id, app))
+            guard let routed = relay.map({ $0.rewrite(app) }) ?? app else { return }
+            route(.fromApp(deviceId: peer.id, routed))
         case .door:
             guard let door = message.door else { return refuse(message, peer) }
-            route(.fromDoor(doorId: peer.id, door))
+            guard let routed = relay.map({ $0.rewrite(door) }) ?? door else { return }
+            route(.fromDoor(doorId: peer.id, routed))
         }
     }
 
