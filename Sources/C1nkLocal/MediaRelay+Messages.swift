@@ -27,6 +27,18 @@ extension MediaRelay {
         }
     }
 
+    /// What the server passes on from an app, as a door behind this relay must see it.
+    func rewrite(_ message: ServerToDoorMessage) -> ServerToDoorMessage? {
+        switch message {
+        case let .answer(callId, peerId, sdp):
+            return .answer(callId: callId, peerId: peerId, sdp: rewrite(sdp: sdp, from: .app))
+        case let .ice(callId, peerId, candidate):
+            return rewrite(candidate, from: .app).map { .ice(callId: callId, peerId: peerId, candidate: $0) }
+        default:
+            return message
+        }
+    }
+
     private func rewrite(_ candidate: IceCandidate, from side: Side) -> IceCandidate? {
         // "candidate:…" as browsers send it, or the bare attribute value.
         let text = candidate.candidate.hasPrefix("a=") ? String(candidate.candidate.dropFirst(2)) : candidate.candidate

@@ -45,10 +45,26 @@ public final class SimulatedDoor {
     private var socket: MessageSocket<ServerToDoorMessage>?
     private var peers: [String: DoorMediaSession] = [:]
     private var spare: PreparedSession?
+    /// The door's uplink (`NetworkImpairment.uplinkKbps`): its media crosses
+    /// this relay, whose bottleneck is a home router's.
+    private let relay: MediaRelay?
+
+    /// The uplink's figures so far (forwarded, dropped, queue delays).
+    public var uplink: UplinkBottleneck? { relay?.uplink }
+    /// The encoder's targets as the answerer's feedback moved them, for the
+    /// latest peer (with `media.adaptsToFeedback`).
+    public var encoderRates: [(time: Double, kbps: Int)] { peers.values.first?.encoderRates ?? [] }
 
     public init(_ options: Options) throws {
         self.options = options
         connector = try WebSocketConnector(trustedCAFile: nil)
+        if options.media.network.uplinkKbps > 0 {
+            let relay = MediaRelay()
+            relay.uplink = UplinkBottleneck(kbps: options.media.network.uplinkKbps, queueMilliseconds: options.media.network.uplinkQueueMilliseconds)
+            self.relay = relay
+        } else {
+            relay = nil
+        }
         WebRTCBin.warmUp()
     }
 
@@ -102,6 +118,7 @@ public final class SimulatedDoor {
 
     public func stop() {
         stopPeers()
+        relay?.stop()
         socket?.connection.close(reason: "door stopping")
         socket = nil
     }
@@ -119,7 +136,8 @@ public final class SimulatedDoor {
         heardLevels.filter { $0.time >= time && $0.time <= end }.map(\.level).max() ?? -.infinity
     }
 
-    private func received(_ message: ServerToDoorMessage) {
+    private func received(_ incoming: ServerToDoorMessage) {
+        guard let message = relay.map({ $0.rewrite(incoming) }) ?? incoming else { return }
         switch message {
         case .helloOk:
             isReady = true
@@ -189,7 +207,10 @@ public final class SimulatedDoor {
         spare = nil
         guard let prepared = taken else { return }
         let session = prepared.session
-        let send = { [weak self] (message: DoorMessage) in self?.socket?.send(message) }
+        let send = { [weak self] (message: DoorMessage) in
+            guard let self, let routed = self.relay.map({ $0.rewrite(message) }) ?? message else { return }
+            self.socket?.send(routed)
+        }
         session.onOffer = { sdp in send(.offer(callId: callId, peerId: peerId, sdp: sdp)) }
         session.onLocalCandidate = { candidate in send(.ice(callId: callId, peerId: peerId, candidate: candidate)) }
         if let offer = prepared.offer { send(.offer(callId: callId, peerId: peerId, sdp: offer)) }

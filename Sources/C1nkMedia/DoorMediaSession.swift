@@ -18,6 +18,29 @@ public final class DoorMediaSession {
             }
         }
 
+        /// The encoder's element factory.
+        var encoderFactory: String {
+            switch self {
+            case .vp8: return "vp8enc"
+            case .h264: return "x264enc"
+            case .vp9: return "vp9enc"
+            }
+        }
+
+        /// The encoder of a door that follows congestion feedback, set up as
+        /// libwebrtc sets its own: constant-rate control with a short buffer,
+        /// keyframes capped at three frames' worth, none but those asked for.
+        func adaptiveEncoder(kbps: Int) -> String {
+            switch self {
+            case .vp8, .vp9:
+                return "\(encoderFactory) deadline=1 cpu-used=8 keyframe-max-dist=3000 target-bitrate=\(kbps * 1000) end-usage=cbr"
+                    + " undershoot=100 overshoot=15 buffer-size=1000 buffer-initial-size=500 buffer-optimal-size=600"
+                    + " max-intra-bitrate=300 max-quantizer=63 ! " + (self == .vp8 ? "rtpvp8pay pt=96" : "rtpvp9pay pt=98")
+            case .h264:
+                return encoder.replacingOccurrences(of: "key-int-max=60 ", with: "key-int-max=3000 bitrate=\(kbps) vbv-buf-capacity=300 ")
+            }
+        }
+
         /// The encoder aiming at `kbps` (0: its default rate).
         func encoder(kbps: Int) -> String {
             guard kbps > 0 else { return encoder }
@@ -93,7 +116,14 @@ public final class DoorMediaSession {
         /// Frames from one scheduled keyframe to the next (60: every 2 s at
         /// 30 fps); keyframes asked for (PLI) come besides.
         public var keyframeDistance = 60
+        /// Offer transport-wide congestion control and follow the answerer's
+        /// feedback with the encoder's rate (`FeedbackRate`), as a browser
+        /// does; the encoder starts at 300 kbit/s.
+        public var adaptsToFeedback = false
         public init() {}
+
+        /// The most the encoder is allowed when it adapts: ~0.2 bit per pixel.
+        var adaptiveMaximumKbps: Double { min(4000, max(500, Double(width * height * framerate) * 0.2 / 1000)) }
     }
 
     public var onOffer: ((String) -> Void)?
@@ -116,6 +146,10 @@ public final class DoorMediaSession {
     private var offered = false
     private let link: ImpairedLink?
     private var auxSender: SignalConnection?
+    private let adaptation: DoorRateAdaptation?
+
+    /// The encoder's targets as the feedback moved them: (monotonic seconds, kbit/s).
+    public var encoderRates: [(time: Double, kbps: Int)] { adaptation?.rate.history ?? [] }
 
     /// What the impaired network did so far (nil without impairment).
     public var networkCounts: (videoSent: Int, videoDropped: Int, retransmissions: Int, outageDropped: Int)? {
@@ -128,6 +162,11 @@ public final class DoorMediaSession {
         let bin = pipeline.bin
         let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
         let video = try Self.camera(options, label: label)
+        adaptation = options.adaptsToFeedback
+            ? DoorRateAdaptation(camera: video, codec: options.codec, rate: FeedbackRate(maximumKbps: options.adaptiveMaximumKbps)) : nil
+        if options.adaptsToFeedback && adaptation == nil {
+            log.warning("door: no \(options.codec.encoderFactory) in the camera; the encoder will not follow the feedback")
+        }
         let audio = try options.audioSource.map { source in
             try PipelineBin.make(
                 "\(source) ! audioconvert ! audioresample ! \(options.audioCodec.encoder)"
@@ -176,6 +215,7 @@ public final class DoorMediaSession {
             guard let self, !self.stopped else { return }
             if state == GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED, !self.connected {
                 self.connected = true
+                self.adaptation?.attach(to: self.webrtc.element)
                 self.onConnected?()
             } else if state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED {
                 self.onFailure?("the WebRTC connection failed")
@@ -204,11 +244,11 @@ public final class DoorMediaSession {
     public static func camera(_ options: Options, label: String? = nil, name: String = "door-camera") throws -> UnsafeMutablePointer<GstElement> {
         let text = (label ?? options.doorName).replacingOccurrences(of: "\"", with: "'")
         let bin = try PipelineBin.make(
-            "videotestsrc is-live=true pattern=smpte ! video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
+            "videotestsrc is-live=true \(scene(options)) ! video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
             + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
             // After the queue: a frame a busy door drops before encoding gets no sequence number.
             + " ! identity name=stamp silent=true"
-            + " ! \(options.codec.encoder(kbps: videoBudget(options)).replacingOccurrences(of: "=60 ", with: "=\(options.keyframeDistance) ")) ! "
+            + " ! \(encoder(options)) ! "
             + rtpOutput(options),
             name: name, output: true)
         if options.jitterMilliseconds > 0, let output = gst_element_get_static_pad(bin, "src") {
@@ -224,6 +264,20 @@ public final class DoorMediaSession {
         return bin
     }
 
+    /// The camera's encoder and payloader.
+    private static func encoder(_ options: Options) -> String {
+        if options.adaptsToFeedback { return options.codec.adaptiveEncoder(kbps: Int(FeedbackRate().kbps)) }
+        return options.codec.encoder(kbps: videoBudget(options)).replacingOccurrences(of: "=60 ", with: "=\(options.keyframeDistance) ")
+    }
+
+    /// What the camera sees. An adapting door shows a moving zone plate,
+    /// whose cost follows the encoder's target (275 kbit/s at 300, 2 Mbit/s
+    /// at 2000 in VP8, keyframes of 8 KB at 300), as a browser's camera does;
+    /// the test pattern's noise alone needs ~700 kbit/s, whatever the target.
+    private static func scene(_ options: Options) -> String {
+        options.adaptsToFeedback ? "pattern=zone-plate kx2=8 ky2=8 kt=1" : "pattern=smpte"
+    }
+
     /// The video's share of a capped link: 80 % of the cap less the voice
     /// (Opus, ~40 kbit/s with headers), leaving room for retransmissions.
     private static func videoBudget(_ options: Options) -> Int {
@@ -235,7 +289,8 @@ public final class DoorMediaSession {
     /// the door announces one.
     private static func rtpOutput(_ options: Options) -> String {
         guard let announced = options.announcedVideoCodec else {
-            return "capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\""
+            let feedback = options.adaptsToFeedback ? DoorRateAdaptation.extmapField.replacingOccurrences(of: "\"", with: "\\\"") : ""
+            return "capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\(feedback)\""
         }
         return "capsfilter caps=\"\(options.codec.rtpCaps)\" ! capssetter name=\(PipelineBin.outputName) join=true replace=false caps=\"application/x-rtp,encoding-name=\(announced)\""
     }
@@ -278,6 +333,7 @@ public final class DoorMediaSession {
         stopped = true
         pipeline.release(detach: {
             auxSender?.disconnect()
+            adaptation?.detach()
             webrtc.disconnect()
         })
     }

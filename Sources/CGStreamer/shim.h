@@ -58,6 +58,27 @@ static inline gpointer c1nk_emit_add_transceiver(gpointer webrtcbin, GstWebRTCRT
   return result;
 }
 
+/* The figures of the last transport-wide congestion feedback a sender got
+ * (the rtpsession element's "twcc-stats", 1.22): FALSE while there is none. */
+static inline gboolean c1nk_twcc_stats(gpointer session, double *bitrate_sent, double *bitrate_received,
+                                       double *loss_percent, double *delta_of_delta_ms) {
+  GstStructure *stats = NULL;
+  g_object_get(session, "twcc-stats", &stats, NULL);
+  if (!stats) return FALSE;
+  guint sent = 0, received = 0;
+  gdouble loss = 0;
+  gint64 delta = 0;
+  gboolean ok = gst_structure_get_uint(stats, "bitrate-sent", &sent) && gst_structure_get_uint(stats, "bitrate-recv", &received);
+  gst_structure_get_double(stats, "packet-loss-pct", &loss);
+  if (!gst_structure_get_int64(stats, "avg-delta-of-delta", &delta) || delta == G_MININT64) delta = 0;
+  gst_structure_free(stats);
+  *bitrate_sent = sent;
+  *bitrate_received = received;
+  *loss_percent = loss;
+  *delta_of_delta_ms = delta / 1e6;
+  return ok && sent > 0;
+}
+
 static inline gboolean c1nk_emit_string_returns_bool(gpointer instance, const char *signal,
                                                      const char *value) {
   gboolean ok = FALSE;

@@ -34,6 +34,12 @@ lost:
   --bandwidth KBPS      cap the sending rate; the encoder aims under it
   --outage-at S         S seconds after the first packet, send nothing ...
   --outage-for MS       ... for MS milliseconds
+  --uplink-kbps N       a home router's uplink after the door: everything it sends leaves at
+                        N kbit/s through a drop-tail queue (the door then adapts, below)
+  --uplink-queue-ms M   ... that holds M ms of sending (default 200)
+  --adapt               offer transport-wide congestion control and follow the answerer's
+                        feedback with the encoder's rate, as a browser does (on with
+                        --uplink-kbps; --no-adapt turns it off)
   --fec                 offer RED/ULPFEC besides NACK/RTX
   --seed N              seed of the loss pattern (default 1)
 """
@@ -44,6 +50,7 @@ var hangupAfter: Double?
 var media = DoorMediaSession.Options()
 media.ice.stunServers = []
 var localAddresses: [String] = []
+var adapt: Bool?
 do {
     var reader = ArgumentReader(Array(CommandLine.arguments.dropFirst()))
     while let option = try reader.nextOption() {
@@ -80,6 +87,10 @@ do {
         case "--bandwidth": media.network.bandwidthKbps = try reader.integer(for: option)
         case "--outage-at": media.network.outageAt = try reader.number(for: option)
         case "--outage-for": media.network.outageMilliseconds = try reader.integer(for: option)
+        case "--uplink-kbps": media.network.uplinkKbps = try reader.integer(for: option)
+        case "--uplink-queue-ms": media.network.uplinkQueueMilliseconds = try reader.integer(for: option)
+        case "--adapt": adapt = true
+        case "--no-adapt": adapt = false
         case "--fec": media.fec = true
         case "--seed": media.network.seed = UInt64(try reader.integer(for: option))
         default: throw ArgumentReader.UsageError("unknown option \(option)")
@@ -94,6 +105,7 @@ do {
     writeToStandardError("c1nk-gst-door: \(error)\nRun c1nk-gst-door --help to see the options.\n")
     exit(2)
 }
+media.adaptsToFeedback = adapt ?? (media.network.uplinkKbps > 0)
 media.ice.localAddresses = localAddresses.isEmpty ? ["127.0.0.1"] : localAddresses
 
 GStreamer.initialize()

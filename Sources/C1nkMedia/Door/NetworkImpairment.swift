@@ -23,6 +23,11 @@ public struct NetworkImpairment: Equatable, Sendable {
     public var outageAt: Double?
     /// …and for how long.
     public var outageMilliseconds = 0
+    /// A home router's uplink after the door (0: none): everything the door
+    /// sends leaves at this rate in kbit/s through a drop-tail queue…
+    public var uplinkKbps = 0
+    /// …that holds this many milliseconds of sending.
+    public var uplinkQueueMilliseconds = 200
     /// Seed of the loss pattern, so a run can be repeated.
     public var seed: UInt64 = 1
 
@@ -66,6 +71,8 @@ public struct NetworkImpairment: Equatable, Sendable {
         guard bandwidthKbps >= 0 else { throw bad("--bandwidth takes kbit/s above 0, not \(bandwidthKbps)") }
         if let outageAt, outageAt < 0 { throw bad("--outage-at takes seconds from the first packet, not \(outageAt)") }
         guard outageMilliseconds >= 0 else { throw bad("--outage-for takes milliseconds, not \(outageMilliseconds)") }
+        guard uplinkKbps >= 0 else { throw bad("--uplink-kbps takes kbit/s above 0, not \(uplinkKbps)") }
+        guard (0...5000).contains(uplinkQueueMilliseconds) else { throw bad("--uplink-queue-ms takes 0–5000 ms, not \(uplinkQueueMilliseconds)") }
     }
 }
 

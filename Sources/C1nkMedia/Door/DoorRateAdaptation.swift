@@ -1,0 +1,72 @@
+import C1nkGLib
+import CGStreamer
+
+/// The simulated door's encoder following the answerer's transport-wide
+/// congestion feedback (`FeedbackRate`): rtpsession parses each feedback
+/// report on its RTCP thread and notifies `twcc-stats`; the figures are read
+/// there and posted to the main context, which retargets the encoder.
+final class DoorRateAdaptation {
+    /// The RTP header extension's id in the door's offer.
+    static let extensionId = 3
+    static let extmapField = ",extmap-\(extensionId)=(string)\"http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\""
+
+    private(set) var rate: FeedbackRate
+    private let encoder: UnsafeMutablePointer<GstElement>
+    private let codec: DoorMediaSession.VideoCodec
+    private var session: gpointer?
+    private var notification: SignalConnection?
+    private let log = Log.media
+
+    /// `camera` holds the encoder; the encoder starts at `rate.kbps`.
+    init?(camera: UnsafeMutablePointer<GstElement>, codec: DoorMediaSession.VideoCodec, rate: FeedbackRate) {
+        guard let encoder = PipelineLinks.elements(of: camera, factory: codec.encoderFactory).first else { return nil }
+        self.encoder = encoder
+        gst_object_ref(UnsafeMutableRawPointer(encoder))
+        self.codec = codec
+        self.rate = rate
+    }
+
+    /// Starts listening once the session is connected (its RTP session exists).
+    func attach(to webrtc: UnsafeMutablePointer<GstElement>) {
+        // The rtpsession element (not rtpbin's internal RTPSession object)
+        // holds `twcc-stats` and notifies it.
+        // One session: the door bundles its media.
+        guard session == nil, let element = PipelineLinks.elements(of: webrtc, factory: "rtpsession").first else {
+            return log.warning("door: no rtpsession in webrtcbin; the encoder keeps \(Int(rate.kbps)) kbit/s")
+        }
+        let session = UnsafeMutableRawPointer(element)
+        gst_object_ref(session)
+        self.session = session
+        log.debug("door: following the congestion feedback from \(Int(rate.kbps)) kbit/s")
+        notification = SignalConnection.connect(session, "notify::twcc-stats") { [weak self] (_: gpointer?) in
+            // RTCP thread: read the figures, hand them to the main context.
+            var sent = 0.0, received = 0.0, loss = 0.0, trend = 0.0
+            guard c1nk_twcc_stats(session, &sent, &received, &loss, &trend) != 0 else { return }
+            MainContext.post { self?.report(sent: sent, received: received, loss: loss, trend: trend) }
+        }
+    }
+
+    private func report(sent: Double, received: Double, loss: Double, trend: Double) {
+        guard session != nil,
+              let kbps = rate.feedback(sentBps: sent, receivedBps: received, lossPercent: loss, delayTrendMs: trend,
+                                       at: MainContext.monotonicSeconds()) else { return }
+        log.debug("door: feedback sent \(Int(sent / 1000)) received \(Int(received / 1000)) kbit/s, loss \(loss) %, delay trend \(trend) ms: encoder \(kbps) kbit/s")
+        let object = UnsafeMutableRawPointer(encoder)
+        switch codec {
+        case .h264: ObjectProperty.set(object, "bitrate", String(kbps))
+        case .vp8, .vp9: ObjectProperty.set(object, "target-bitrate", String(kbps * 1000))
+        }
+    }
+
+    func detach() {
+        notification?.disconnect()
+        notification = nil
+        if let session { g_object_unref(session) }
+        session = nil
+    }
+
+    deinit {
+        detach()
+        gst_object_unref(UnsafeMutableRawPointer(encoder))
+    }
+}

@@ -1,0 +1,62 @@
+/// How the simulated door's encoder follows the answerer's transport-wide
+/// congestion feedback, as a browser's does in short: a value, fed with
+/// each feedback report (what was sent and received over the last 300 ms,
+/// the loss, the trend of the packets' delay), giving the encoder's new
+/// target when it should change.
+///
+/// - It starts low and doubles its rate every second or so until the first
+///   sign of congestion (a slow start, where a browser probes).
+/// - When less arrives than was sent, or the delay grows (a queue fills),
+///   it drops to 85 % of what arrived and holds a second.
+/// - Loss over 10 % cuts in proportion (half the loss fraction).
+/// - Otherwise it climbs 8 % a second toward its maximum.
+public struct FeedbackRate: Sendable {
+    public private(set) var kbps: Double
+    public let minimumKbps: Double
+    public let maximumKbps: Double
+    private var slowStart = true
+    private var lastTime: Double?
+    private var holdUntil = 0.0
+    /// Each change: (seconds, kbps), for reports.
+    public private(set) var history: [(time: Double, kbps: Int)] = []
+
+    public init(startKbps: Double = 300, minimumKbps: Double = 80, maximumKbps: Double = 2500) {
+        self.minimumKbps = minimumKbps
+        self.maximumKbps = max(minimumKbps, maximumKbps)
+        kbps = min(max(startKbps, minimumKbps), self.maximumKbps)
+    }
+
+    /// One feedback report at `time` (seconds). Returns the new target in
+    /// kbit/s when it moved by 5 % or more since the encoder was last told.
+    public mutating func feedback(sentBps: Double, receivedBps: Double, lossPercent: Double, delayTrendMs: Double,
+                                  at time: Double) -> Int? {
+        let elapsed = min(1, max(0, time - (lastTime ?? time)))
+        lastTime = time
+        let before = kbps
+        let receivedKbps = receivedBps / 1000
+        let congested = (sentBps > 0 && receivedBps < 0.9 * sentBps) || delayTrendMs > 2
+        if lossPercent > 10 {
+            kbps *= 1 - 0.5 * min(lossPercent, 100) / 100
+            enterHold(time)
+        } else if congested && time >= holdUntil && receivedKbps > 0 {
+            kbps = min(kbps, 0.85 * receivedKbps)
+            enterHold(time)
+        } else if time >= holdUntil && lossPercent < 2 && !congested {
+            kbps *= slowStart ? 1 + elapsed : 1 + 0.08 * elapsed
+        }
+        kbps = min(max(kbps, minimumKbps), maximumKbps)
+        guard abs(kbps - reported) >= 0.05 * reported || (kbps != before && (kbps == minimumKbps || kbps == maximumKbps) && kbps != reported) else {
+            return nil
+        }
+        reported = kbps
+        history.append((time, Int(kbps)))
+        return Int(kbps)
+    }
+
+    private var reported: Double = 0
+
+    private mutating func enterHold(_ time: Double) {
+        slowStart = false
+        holdUntil = time + 1
+    }
+}

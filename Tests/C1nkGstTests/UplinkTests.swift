@@ -1,0 +1,44 @@
+import XCTest
+@testable import C1nkAnswerer
+@testable import C1nkGLib
+@testable import C1nkLocal
+@testable import C1nkMedia
+
+/// The simulated door behind a home router's narrow uplink (a drop-tail
+/// queue in a relay on loopback), following the answerer's transport-wide
+/// congestion feedback with its encoder.
+final class UplinkTests: XCTestCase {
+    func testDoorAdaptsToA600KbitUplink() throws {
+        let harness = try CallHarness(door: { door in
+            door.stampTime = true
+            door.adaptsToFeedback = true
+            door.network.uplinkKbps = 600
+            door.network.uplinkQueueMilliseconds = 200
+        }) { options in
+            options.answerMode = .auto
+            options.hangupAfter = 10
+            options.media.measure = true
+            options.media.videoSink = "fakesink qos=true max-lateness=20000000"
+        }
+        defer { harness.stop() }
+        harness.door.ring()
+        var rates: [(time: Double, kbps: Int)] = []
+        waitUntil("measurements", timeout: 30) {
+            if !harness.door.encoderRates.isEmpty { rates = harness.door.encoderRates }
+            return harness.count("measurements") == 1
+        }
+        let figures = try XCTUnwrap(harness.lastEvent("measurements"))
+        let intact = figures["framesIntact"] as? Int ?? 0
+        let sent = figures["framesSent"] as? Int ?? 0
+        let uplink = try XCTUnwrap(harness.door.uplink)
+        print("600 kbit/s uplink: \(intact)/\(sent) intact, longest freeze \(figures["longestFreezeMs"] ?? "?") ms, "
+              + "glass-to-glass \(figures["glassToGlassMs"] ?? "?"), encoder kbit/s \(rates.map(\.kbps)), "
+              + "\(uplink.dropped) of \(uplink.forwarded + uplink.dropped) packets dropped at the router")
+        XCTAssertGreaterThan(sent, 200)
+        XCTAssertGreaterThanOrEqual(Double(intact) / Double(max(1, sent)), 0.9)
+        XCTAssertGreaterThan(rates.count, 2, "the encoder followed the feedback")
+        let settled = rates.filter { $0.time > rates[0].time + 3 }.map(\.kbps)
+        XCTAssertFalse(settled.isEmpty)
+        XCTAssertLessThan(Double(settled.reduce(0, +)) / Double(max(1, settled.count)), 600, "it settles under the uplink")
+    }
+}
