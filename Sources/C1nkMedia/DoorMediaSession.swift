@@ -173,6 +173,11 @@ public final class DoorMediaSession {
                 + " ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.audioCodec.rtpCaps)\"",
                 name: "door-voice", output: true)
         }
+        if options.adaptsToFeedback, let audio, let output = gst_element_get_static_pad(audio, "src") {
+            // The voice's backlog from before DTLS was up, as for the camera (20 ms packets).
+            Self.dropCatchUpFrames(on: output, framesPerSecond: 50)
+            gst_object_unref(UnsafeMutableRawPointer(output))
+        }
         let bands = options.analyseBands
             ? " ! tee name=bands bands. ! queue ! audiocheblimit mode=low-pass cutoff=1200 poles=8 ! level name=heard-door interval=50000000 ! fakesink sync=false"
               + " bands. ! queue ! audiochebband mode=band-pass lower-frequency=2800 upper-frequency=3200 poles=8 ! level name=heard-resident interval=50000000 ! fakesink sync=false"
@@ -189,7 +194,10 @@ public final class DoorMediaSession {
             }
         }
         gst_object_unref(UnsafeMutableRawPointer(heardPad))
-        link = options.network.isNone ? nil : ImpairedLink(options.network)
+        // An adapting door is a libwebrtc-like sender: its link also holds
+        // back repeated retransmissions (`ImpairedLink.spacesRetransmissions`).
+        link = options.network.isNone && !options.adaptsToFeedback ? nil
+            : ImpairedLink(options.network, spacesRetransmissions: options.adaptsToFeedback)
         if let link {
             auxSender = SignalConnection.connectReturning(UnsafeMutableRawPointer(webrtc.element), "request-aux-sender") { _ in
                 link.makeElement().map { UnsafeMutableRawPointer($0) }
@@ -255,6 +263,13 @@ public final class DoorMediaSession {
             Self.delayFrames(on: output, upTo: options.jitterMilliseconds)
             gst_object_unref(UnsafeMutableRawPointer(output))
         }
+        if options.adaptsToFeedback, let stamp = Gst.find("stamp", in: bin) {
+            // Added before the stamp's own probe, so it runs first.
+            let pad = gst_element_get_static_pad(stamp, "sink")!
+            Self.dropCatchUpFrames(on: pad, framesPerSecond: options.framerate)
+            gst_object_unref(UnsafeMutableRawPointer(pad))
+            gst_object_unref(UnsafeMutableRawPointer(stamp))
+        }
         if options.stampTime, let stamp = Gst.find("stamp", in: bin) {
             let pad = gst_element_get_static_pad(stamp, "src")!
             FrameStamp.stampFrames(on: pad, width: options.width, height: options.height)
@@ -293,6 +308,22 @@ public final class DoorMediaSession {
             return "capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\(feedback)\""
         }
         return "capsfilter caps=\"\(options.codec.rtpCaps)\" ! capssetter name=\(PipelineBin.outputName) join=true replace=false caps=\"application/x-rtp,encoding-name=\(announced)\""
+    }
+
+    /// A live test source held back (webrtcbin blocks the media until DTLS
+    /// is up, and a door's session is ready before anyone rings) catches up
+    /// afterwards with a burst of frames as fast as it can make them, which
+    /// a narrow uplink cannot take. A camera or microphone gives what is
+    /// there now: buffers closer together than half their duration are dropped.
+    private static func dropCatchUpFrames(on pad: UnsafeMutablePointer<GstPad>, framesPerSecond: Int) {
+        let spacing = 500_000 / max(1, framesPerSecond)
+        var last = 0
+        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { _ in
+            let now = g_get_monotonic_time()
+            guard now - last >= spacing else { return GST_PAD_PROBE_DROP }
+            last = now
+            return GST_PAD_PROBE_OK
+        }
     }
 
     /// Holds the first packet of each frame back for a random time, on the

@@ -69,6 +69,8 @@ public final class MeasurementProbes: @unchecked Sendable {
         public var framesSent = 0
         /// The longest time between two intact frames shown.
         public var longestFreezeMs: Double = 0
+        /// The same after the first 3 s shown (a congestion controller's start-up left out).
+        public var longestFreezeAfterStartMs: Double = 0
         public var keyframeRequests = 0
         /// Set-up steps of the call in ms: offerToAnswer, answerToConnected, connectedToFirstFrame.
         public var setupMs: [String: Double] = [:]
@@ -83,6 +85,7 @@ public final class MeasurementProbes: @unchecked Sendable {
             fields["framesIntact"] = framesIntact
             fields["framesSent"] = framesSent
             fields["longestFreezeMs"] = (longestFreezeMs * 10).rounded() / 10
+            fields["longestFreezeAfterStartMs"] = (longestFreezeAfterStartMs * 10).rounded() / 10
             fields["keyframeRequests"] = keyframeRequests
             fields["setupMs"] = setupMs.mapValues { ($0 * 10).rounded() / 10 }
             return fields
@@ -136,6 +139,8 @@ public final class MeasurementProbes: @unchecked Sendable {
         summary.framesIntact = continuity.intact
         summary.framesSent = continuity.sent
         summary.longestFreezeMs = continuity.longestFreezeMs
+        let start = (shown.first?.0 ?? 0) + 3_000_000
+        summary.longestFreezeAfterStartMs = Self.continuity(shown.filter { $0.0 >= start }).longestFreezeMs
         summary.keyframeRequests = keyframeRequests()
         return summary
     }

@@ -58,6 +58,36 @@ static inline gpointer c1nk_emit_add_transceiver(gpointer webrtcbin, GstWebRTCRT
   return result;
 }
 
+/* From the per-packet report rtpsession sends upstream after each
+ * transport-wide feedback ("RTPTWCCPackets"): the largest one-way delay of
+ * a received packet above the smallest ever seen (*minimum_offset, kept by
+ * the caller between reports; start it at G_MAXINT64), in ms. FALSE when
+ * the event is not such a report or holds no received packet. */
+static inline gboolean c1nk_twcc_queue_delay(GstEvent *event, gint64 *minimum_offset, double *delay_ms) {
+  const GstStructure *report = gst_event_get_structure(event);
+  if (!report || !gst_structure_has_name(report, "RTPTWCCPackets")) return FALSE;
+  const GValue *packets = gst_structure_get_value(report, "packets");
+  if (!packets || !G_VALUE_HOLDS(packets, G_TYPE_VALUE_ARRAY)) return FALSE;
+G_GNUC_BEGIN_IGNORE_DEPRECATIONS
+  GValueArray *array = g_value_get_boxed(packets);
+  gint64 largest = G_MININT64;
+  for (guint i = 0; array && i < array->n_values; i++) {
+    const GstStructure *packet = gst_value_get_structure(g_value_array_get_nth(array, i));
+    guint64 local = 0, remote = 0;
+    gboolean lost = FALSE;
+    gst_structure_get_boolean(packet, "lost", &lost);
+    if (lost || !gst_structure_get_uint64(packet, "local-ts", &local) || !gst_structure_get_uint64(packet, "remote-ts", &remote) ||
+        !GST_CLOCK_TIME_IS_VALID(local) || !GST_CLOCK_TIME_IS_VALID(remote)) continue;
+    gint64 offset = (gint64)remote - (gint64)local;
+    if (offset < *minimum_offset) *minimum_offset = offset;
+    if (offset > largest) largest = offset;
+  }
+G_GNUC_END_IGNORE_DEPRECATIONS
+  if (largest == G_MININT64) return FALSE;
+  *delay_ms = (largest - *minimum_offset) / 1e6;
+  return TRUE;
+}
+
 /* The figures of the last transport-wide congestion feedback a sender got
  * (the rtpsession element's "twcc-stats", 1.22): FALSE while there is none. */
 static inline gboolean c1nk_twcc_stats(gpointer session, double *bitrate_sent, double *bitrate_received,

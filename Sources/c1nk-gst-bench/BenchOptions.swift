@@ -31,6 +31,13 @@ struct BenchOptions {
     var setupRounds = 5
     /// `--repeat N`: runs of each network row (median and range reported).
     var repeats = 1
+    /// `--uplink`: only the narrow-uplink section.
+    var uplink = false
+    var uplinkQueueMilliseconds = 200
+    /// `--uplink-kbps N`, repeatable: the rows' rates.
+    var uplinkRates = UplinkBenchmark.rates
+    /// Also the headless-Chromium door's rows (`--uplink-browser`).
+    var uplinkBrowser = false
     /// Internal: run as the baseline's receiving process.
     var baselineReceiver: BaselineReceiverOptions?
 
@@ -69,6 +76,13 @@ struct BenchOptions {
                             report the median and the range (default 1); the set-up breakdown
                             then takes max(5, N) calls per codec
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
+      --uplink              only the narrow-uplink section: the door behind a router's uplink at
+                            2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
+                            answerer's congestion feedback; intact frames, freezes, glass-to-glass,
+                            queue delay, the encoder's rate each second (640x480, --codec, --repeat)
+      --uplink-queue-ms M   the router's queue for --uplink (default 200)
+      --uplink-kbps N       with --uplink: only this rate, repeatable (default 2000 1000 600 300)
+      --uplink-browser      with --uplink: also headless Chromium as the door (chromium installed)
       --audio S             audio section: mouth-to-ear both ways, A/V offset, DSP cost and
                             echo cancellation, S seconds per call; 0 skips (default 8)
       --echo-runs N         echo-loop calls with processing on, each against one call without
@@ -88,6 +102,7 @@ struct BenchOptions {
         var receiver = BaselineReceiverOptions()
         var isReceiver = false
         var latenciesGiven = false
+        var uplinkRatesGiven = false
         while let option = try reader.nextOption() {
             switch option {
             case "--help", "-h": options.help = true
@@ -118,6 +133,16 @@ struct BenchOptions {
             case "--audio": options.audioSeconds = try reader.number(for: option)
             case "--echo-runs": options.echoRuns = max(1, try reader.integer(for: option))
             case "--json": options.json = true
+            case "--uplink": options.uplink = true
+            case "--uplink-queue-ms": options.uplinkQueueMilliseconds = try reader.integer(for: option, minimum: 1)
+            case "--uplink-kbps":
+                if !uplinkRatesGiven { options.uplinkRates = [] }
+                uplinkRatesGiven = true
+                options.uplink = true
+                options.uplinkRates.append(try reader.integer(for: option, minimum: 50))
+            case "--uplink-browser":
+                options.uplink = true
+                options.uplinkBrowser = true
             case "--network": options.network = true
             case "--setup":
                 options.network = true

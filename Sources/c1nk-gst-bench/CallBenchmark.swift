@@ -36,6 +36,17 @@ struct CallFigures: Codable {
     var setupMs: [String: Double]?
     var latency: UInt?
     var network: String?
+    /// The narrow-uplink section: which door, the uplink, and how the door followed it.
+    var door: String?
+    var uplinkKbps: Int?
+    var longestFreezeAfterStartMs: Double?
+    /// The door encoder's target, once a second from the first frame (kbit/s).
+    var encoderKbps: [Int]?
+    /// The browser's bandwidth estimate, once a second (kbit/s).
+    var estimateKbps: [Int]?
+    /// Time the door's packets waited in the router's queue, and how many it dropped.
+    var queueDelayMs: LatencyStats?
+    var uplinkDropped: Int?
 }
 
 /// Runs one real call: a local server and a stamping door in this process,
@@ -46,15 +57,20 @@ struct CallBenchmark {
     let bench: BenchCase
     var network = NetworkImpairment()
     var latency: UInt?
+    /// The door follows the answerer's congestion feedback (the narrow-uplink section).
+    var adapts = false
+    /// A headless-Chromium door instead of the simulated one, its uplink in the server's relay.
+    var browser = false
     var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> CallFigures {
         let server = try SignalServer()
-        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media = bench.doorMedia(jitter: options.jitter)
-        doorOptions.media.network = network
-        let door = try SimulatedDoor(doorOptions)
-        door.start()
+        let door = try BenchDoor(browser: browser, server: server, media: {
+            var media = bench.doorMedia(jitter: options.jitter)
+            media.network = network
+            media.adaptsToFeedback = adapts
+            return media
+        }())
         defer { door.stop(); server.stop() }
 
         let directory = NSTemporaryDirectory() + "c1nk-bench-" + UUID().uuidString.prefix(8)
@@ -76,10 +92,11 @@ struct CallBenchmark {
             throw BenchError("the answerer did not connect to the local server")
         }
         MainContext.spin(1) // let start-up settle before the ring
-        door.ring()
+        try door.ring()
         var mediaStart: Double?
         let finished = MainContext.run(timeout: options.duration + 20) {
             if mediaStart == nil, Events(path: eventsPath).time(.firstFrame) != nil { mediaStart = MainContext.monotonicSeconds() }
+            door.sample()
             return !answerer.isRunning
         }
         monitor.stop()
@@ -96,7 +113,7 @@ struct CallBenchmark {
         let firstFrameAt = events.time(.firstFrame)
         let mediaSeconds = (endAt ?? 0) - (firstFrameAt ?? 0)
         var acceptToAudio: Double?
-        if let accepted = door.acceptedAt, let heard = door.heardLevels.first(where: { $0.time >= accepted && $0.level > -40 }) {
+        if let accepted = door.simulated?.acceptedAt, let heard = door.simulated?.heardLevels.first(where: { $0.time >= accepted && $0.level > -40 }) {
             acceptToAudio = (heard.time - accepted) * 1000
         }
         func stats(_ key: String) -> LatencyStats {
@@ -109,7 +126,7 @@ struct CallBenchmark {
             stats.max = fields["max"]?.doubleValue ?? 0
             return stats
         }
-        return CallFigures(
+        var figures = CallFigures(
             codec: codec.rawValue, width: bench.width, height: bench.height,
             decodeMs: stats("decodeMs"), glassToGlassMs: stats("glassToGlassMs"),
             glassToGlassSteadyMs: stats("glassToGlassSteadyMs"),
@@ -130,6 +147,18 @@ struct CallBenchmark {
             keyframeRequests: measurements["keyframeRequests"]?.intValue,
             setupMs: measurements["setupMs"]?.objectValue?.compactMapValues(\.doubleValue),
             latency: latency ?? options.latency)
+        if network.uplinkKbps > 0 || browser {
+            figures.door = browser ? "browser" : "simulated"
+            figures.uplinkKbps = network.uplinkKbps
+            figures.longestFreezeAfterStartMs = measurements["longestFreezeAfterStartMs"]?.doubleValue
+            figures.encoderKbps = door.encoderKbpsEachSecond(from: mediaStart)
+            figures.estimateKbps = door.estimateKbpsEachSecond(from: mediaStart)
+            if let uplink = door.uplink {
+                figures.queueDelayMs = LatencyStats(uplink.queueDelays.map { $0 * 1000 })
+                figures.uplinkDropped = uplink.dropped
+            }
+        }
+        return figures
     }
 
     private func pair(_ a: Double?, _ b: Double?) -> (Double, Double)? {

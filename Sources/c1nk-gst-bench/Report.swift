@@ -12,6 +12,7 @@ struct BenchReport: Codable {
     var scale: ScaleFigures?
     var network: NetworkFigures?
     var audio: AudioFigures? = nil
+    var uplink: UplinkFigures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -32,6 +33,9 @@ struct BenchReport: Codable {
         func ratio(_ a: Double, _ b: Double?) -> String {
             guard let b, b > 0 else { return "—" }
             return String(format: "%.2f×", a / b)
+        }
+        if let uplink, calls.isEmpty {
+            return (["c1nk-gst benchmark — \(machine)", ""] + uplink.table()).joined(separator: "\n")
         }
         if let network, calls.isEmpty {
             return (["c1nk-gst benchmark — \(machine)", ""] + network.table()).joined(separator: "\n")

@@ -25,6 +25,13 @@ func progress(_ text: String) { if !options.json { writeToStandardError(text + "
 var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
                          sink: options.sink + (options.screens.map { ", wall display \($0)" } ?? ""), jitter: options.jitter, calls: [], idle: nil, scale: nil)
 do {
+    if options.uplink {
+        var uplinkOptions = options
+        if !CommandLine.arguments.contains("--duration") { uplinkOptions.duration = 15 }
+        report.uplink = try UplinkBenchmark(options: uplinkOptions).run(progress: progress)
+        print(options.json ? report.json() : report.table())
+        exit(0)
+    }
     if options.network {
         var networkOptions = options
         if !CommandLine.arguments.contains("--duration") { networkOptions.duration = 6 }

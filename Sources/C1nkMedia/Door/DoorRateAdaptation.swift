@@ -1,5 +1,6 @@
 import C1nkGLib
 import CGStreamer
+import Synchronization
 
 /// The simulated door's encoder following the answerer's transport-wide
 /// congestion feedback (`FeedbackRate`): rtpsession parses each feedback
@@ -17,6 +18,12 @@ final class DoorRateAdaptation {
     private var notification: SignalConnection?
     private let log = Log.media
 
+    /// Keyframes asked for closer together than this are not made: each is
+    /// many frames' worth of a narrow link, and a burst of requests after a
+    /// loss would fill the router's queue with keyframes (libwebrtc's
+    /// sender holds back the same way).
+    static let minimumKeyframeInterval = 500_000
+
     /// `camera` holds the encoder; the encoder starts at `rate.kbps`.
     init?(camera: UnsafeMutablePointer<GstElement>, codec: DoorMediaSession.VideoCodec, rate: FeedbackRate) {
         guard let encoder = PipelineLinks.elements(of: camera, factory: codec.encoderFactory).first else { return nil }
@@ -24,6 +31,41 @@ final class DoorRateAdaptation {
         gst_object_ref(UnsafeMutableRawPointer(encoder))
         self.codec = codec
         self.rate = rate
+        if let source = gst_element_get_static_pad(encoder, "src") {
+            var last = 0
+            // Streaming thread: a time compared, the event kept or dropped.
+            PadProbe.add(source, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+                guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
+                      gst_video_event_is_force_key_unit(event) != 0 else { return GST_PAD_PROBE_OK }
+                let now = g_get_monotonic_time()
+                guard now - last >= Self.minimumKeyframeInterval else { return GST_PAD_PROBE_DROP }
+                last = now
+                return GST_PAD_PROBE_OK
+            }
+            gst_object_unref(UnsafeMutableRawPointer(source))
+        }
+        watchQueueDelay(camera)
+    }
+
+    /// The queue the door's packets met, from each feedback's per-packet
+    /// report that rtpsession sends upstream (RTCP thread).
+    private let queueDelay = LatestQueueDelay()
+
+    private final class LatestQueueDelay: Sendable {
+        let milliseconds = Mutex<Double>(0)
+    }
+
+    private func watchQueueDelay(_ camera: UnsafeMutablePointer<GstElement>) {
+        guard let output = gst_element_get_static_pad(camera, "src") else { return }
+        defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
+        var minimumOffset = Int.max
+        PadProbe.add(output, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [queueDelay] info in
+            guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
+                  event.pointee.type == GST_EVENT_CUSTOM_UPSTREAM else { return GST_PAD_PROBE_OK }
+            var delay = 0.0
+            if c1nk_twcc_queue_delay(event, &minimumOffset, &delay) != 0 { queueDelay.milliseconds.withLock { $0 = delay } }
+            return GST_PAD_PROBE_OK
+        }
     }
 
     /// Starts listening once the session is connected (its RTP session exists).
@@ -47,10 +89,11 @@ final class DoorRateAdaptation {
     }
 
     private func report(sent: Double, received: Double, loss: Double, trend: Double) {
+        let queued = queueDelay.milliseconds.withLock { $0 }
         guard session != nil,
               let kbps = rate.feedback(sentBps: sent, receivedBps: received, lossPercent: loss, delayTrendMs: trend,
-                                       at: MainContext.monotonicSeconds()) else { return }
-        log.debug("door: feedback sent \(Int(sent / 1000)) received \(Int(received / 1000)) kbit/s, loss \(loss) %, delay trend \(trend) ms: encoder \(kbps) kbit/s")
+                                       queueDelayMs: queued, at: MainContext.monotonicSeconds()) else { return }
+        log.debug("door: feedback sent \(Int(sent / 1000)) received \(Int(received / 1000)) kbit/s, loss \(loss) %, delay trend \(trend) ms, queue \(Int(queued)) ms: encoder \(kbps) kbit/s")
         let object = UnsafeMutableRawPointer(encoder)
         switch codec {
         case .h264: ObjectProperty.set(object, "bitrate", String(kbps))

@@ -6,10 +6,11 @@
 ///
 /// - It starts low and doubles its rate every second or so until the first
 ///   sign of congestion (a slow start, where a browser probes).
-/// - When less arrives than was sent, or the delay grows (a queue fills),
-///   it drops to 85 % of what arrived and holds a second.
+/// - When less arrives than was sent, the packets' one-way delay stands
+///   50 ms over the least seen (a router's queue fills) or over 2 % is lost, it drops to 85 % of what arrived and holds a second.
 /// - Loss over 10 % cuts in proportion (half the loss fraction).
-/// - Otherwise it climbs 8 % a second toward its maximum.
+/// - Otherwise it climbs 8 % a second toward its maximum, never past 1.5
+///   times what arrived.
 public struct FeedbackRate: Sendable {
     public private(set) var kbps: Double
     public let minimumKbps: Double
@@ -29,20 +30,29 @@ public struct FeedbackRate: Sendable {
     /// One feedback report at `time` (seconds). Returns the new target in
     /// kbit/s when it moved by 5 % or more since the encoder was last told.
     public mutating func feedback(sentBps: Double, receivedBps: Double, lossPercent: Double, delayTrendMs: Double,
-                                  at time: Double) -> Int? {
+                                  queueDelayMs: Double = 0, at time: Double) -> Int? {
+        let first = firstTime ?? time
+        firstTime = first
         let elapsed = min(1, max(0, time - (lastTime ?? time)))
         lastTime = time
+        // The first second's reports still hold the start-up burst.
+        guard time - first >= 1 else { return nil }
         let before = kbps
         let receivedKbps = receivedBps / 1000
-        let congested = (sentBps > 0 && receivedBps < 0.9 * sentBps) || delayTrendMs > 2
+        let congested = (sentBps > 50_000 && receivedBps < 0.95 * sentBps) || delayTrendMs > 1
+            || queueDelayMs > Self.queueLimitMs
+        // A queue that has not drained yet: no climbing into it.
+        let draining = queueDelayMs > Self.queueLimitMs / 2
         if lossPercent > 10 {
             kbps *= 1 - 0.5 * min(lossPercent, 100) / 100
             enterHold(time)
-        } else if congested && time >= holdUntil && receivedKbps > 0 {
+        } else if (congested || lossPercent > 2) && time >= holdUntil && receivedKbps > 0 {
             kbps = min(kbps, 0.85 * receivedKbps)
             enterHold(time)
-        } else if time >= holdUntil && lossPercent < 2 && !congested {
+        } else if time >= holdUntil && lossPercent < 2 && !congested && !draining {
             kbps *= slowStart ? 1 + elapsed : 1 + 0.08 * elapsed
+            // Never far above what demonstrably arrives.
+            if receivedKbps > 0 { kbps = min(kbps, max(before, 1.5 * receivedKbps)) }
         }
         kbps = min(max(kbps, minimumKbps), maximumKbps)
         guard abs(kbps - reported) >= 0.05 * reported || (kbps != before && (kbps == minimumKbps || kbps == maximumKbps) && kbps != reported) else {
@@ -53,6 +63,9 @@ public struct FeedbackRate: Sendable {
         return Int(kbps)
     }
 
+    private var firstTime: Double?
+    /// A queue this long (one-way delay over the least seen) is congestion.
+    static let queueLimitMs = 50.0
     private var reported: Double = 0
 
     private mutating func enterHold(_ time: Double) {

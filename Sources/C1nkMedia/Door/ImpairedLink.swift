@@ -27,8 +27,18 @@ final class ImpairedLink: @unchecked Sendable {
     private var firstPacketAt: Int?
     private var counts = Counts()
 
-    init(_ impairment: NetworkImpairment) {
+    /// Whether a packet asked for again within `retransmissionSpacing` of
+    /// its last retransmission is not sent again: libwebrtc's sender resends
+    /// a packet at most once per round trip, and a receiver that repeats its
+    /// NACKs every few milliseconds behind a full router queue would
+    /// otherwise fill that queue with copies.
+    let spacesRetransmissions: Bool
+    static let retransmissionSpacing = 150_000
+    private var lastRetransmission: [UInt16: Int] = [:]
+
+    init(_ impairment: NetworkImpairment, spacesRetransmissions: Bool = false) {
         self.impairment = impairment
+        self.spacesRetransmissions = spacesRetransmissions
         loss = LossModel(percent: impairment.lossPercent, burstLength: impairment.burstLength, seed: impairment.seed)
     }
 
@@ -63,10 +73,38 @@ final class ImpairedLink: @unchecked Sendable {
         return bin
     }
 
+    /// The first two payload bytes of a packet (an RTX packet's original
+    /// sequence number), past the CSRCs and any header extension.
+    static func originalSequenceNumber(_ buffer: UnsafeMutablePointer<GstBuffer>) -> UInt16? {
+        var fixed = [UInt8](repeating: 0, count: 12)
+        guard gst_buffer_extract(buffer, 0, &fixed, 12) == 12 else { return nil }
+        var offset = 12 + 4 * Int(fixed[0] & 0x0f)
+        if fixed[0] & 0x10 != 0 {
+            var extensionHeader = [UInt8](repeating: 0, count: 4)
+            guard gst_buffer_extract(buffer, gsize(offset), &extensionHeader, 4) == 4 else { return nil }
+            offset += 4 + 4 * (Int(extensionHeader[2]) << 8 | Int(extensionHeader[3]))
+        }
+        var payload = [UInt8](repeating: 0, count: 2)
+        guard gst_buffer_extract(buffer, gsize(offset), &payload, 2) == 2 else { return nil }
+        return UInt16(payload[0]) << 8 | UInt16(payload[1])
+    }
+
     /// Whether a packet goes on (streaming thread).
     private func keeps(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
         var header = [UInt8](repeating: 0, count: 2)
         guard gst_buffer_extract(buffer, 0, &header, 2) == 2, header[0] >> 6 == 2 else { return true }
+        if spacesRetransmissions, let original = Self.originalSequenceNumber(buffer) {
+            let payloadType = header[1] & 0x7f
+            let now = g_get_monotonic_time()
+            let repeated: Bool = lock.withLock {
+                guard repairPayloadTypes.contains(payloadType) else { return false }
+                if let last = lastRetransmission[original], now - last < Self.retransmissionSpacing { return true }
+                lastRetransmission[original] = now
+                if lastRetransmission.count > 4096 { lastRetransmission = lastRetransmission.filter { now - $0.value < Self.retransmissionSpacing } }
+                return false
+            }
+            if repeated { return false }
+        }
         let payloadType = header[1] & 0x7f
         let now = g_get_monotonic_time()
         lock.lock()
