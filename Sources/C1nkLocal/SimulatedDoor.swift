@@ -45,6 +45,12 @@ public final class SimulatedDoor {
     private var socket: MessageSocket<ServerToDoorMessage>?
     private var peers: [String: DoorMediaSession] = [:]
     private var spare: PreparedSession?
+    /// Whether the next call's session is made before the bell is pressed.
+    /// Not for a door that adapts to feedback: webrtcbin holds its media
+    /// back until DTLS is up, and an encoder held back for seconds spends a
+    /// budget of seconds on its first frames (a 40 KB burst, more than a
+    /// narrow uplink's queue holds); made at the ring, it waits a moment only.
+    private var prepareEarly: Bool { !options.media.adaptsToFeedback }
     /// The door's uplink (`NetworkImpairment.uplinkKbps`): its media crosses
     /// this relay, whose bottleneck is a home router's.
     private let relay: MediaRelay?
@@ -143,7 +149,7 @@ public final class SimulatedDoor {
             isReady = true
             // The camera runs before anyone rings: the first offer is ready
             // when the bell is pressed.
-            if spare == nil { spare = makeSession() }
+            if spare == nil, prepareEarly { spare = makeSession() }
             onEvent?(.ready)
         case .ringOk(let id):
             callId = id
@@ -229,7 +235,7 @@ public final class SimulatedDoor {
     private func endCall(reason: String) {
         stopPeers()
         callId = nil
-        if isReady { spare = makeSession() }
+        if isReady, prepareEarly { spare = makeSession() }
         onEvent?(.callEnded(reason: reason))
     }
 

@@ -50,6 +50,9 @@ final class BenchDoor {
         if let rates = simulated?.encoderRates, !rates.isEmpty { targets = rates }
     }
 
+    /// Frames the browser's encoder skipped since its first one was sent.
+    var framesSkippedByEncoder: Int? { browserDoor?.stats.last?.skipped }
+
     var uplink: UplinkBottleneck? { relay?.uplink ?? simulated?.uplink }
 
     func stop() {

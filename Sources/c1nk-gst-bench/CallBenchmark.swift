@@ -47,6 +47,9 @@ struct CallFigures: Codable {
     /// Time the door's packets waited in the router's queue, and how many it dropped.
     var queueDelayMs: LatencyStats?
     var uplinkDropped: Int?
+    /// Frames the browser drew but its encoder chose not to send (it lowers
+    /// its frame rate to fit its target): not counted as sent.
+    var framesSkippedByDoor: Int?
 }
 
 /// Runs one real call: a local server and a stamping door in this process,
@@ -153,6 +156,7 @@ struct CallBenchmark {
             figures.longestFreezeAfterStartMs = measurements["longestFreezeAfterStartMs"]?.doubleValue
             figures.encoderKbps = door.encoderKbpsEachSecond(from: mediaStart)
             figures.estimateKbps = door.estimateKbpsEachSecond(from: mediaStart)
+            figures.framesSkippedByDoor = door.framesSkippedByEncoder
             if let uplink = door.uplink {
                 figures.queueDelayMs = LatencyStats(uplink.queueDelays.map { $0 * 1000 })
                 figures.uplinkDropped = uplink.dropped

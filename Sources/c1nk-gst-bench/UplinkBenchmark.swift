@@ -48,6 +48,7 @@ struct UplinkFigures: Codable {
         var lines = ["narrow uplink (640x480, 30 fps; the door's packets through a \(queueMilliseconds) ms drop-tail queue at the rate; the door follows"
                      + " transport-wide congestion feedback)",
                      "  goals at 600 kbit/s: ≥ 95 % intact, glass-to-glass p95 ≤ 250 ms, no freeze over 500 ms after the first 3 s",
+                     "  intact: of the frames the door sent (a browser's encoder skips frames to fit its target; they are not counted)",
                      "  door      codec  kbit/s  intact %  freeze ms (after 3 s)  g2g p50  g2g p95  queue p95 ms  dropped  encoder kbit/s each second"]
         var rows: [(door: String, codec: String, kbps: Int)] = []
         for call in calls where !rows.contains(where: { $0 == (call.door ?? "", call.codec, call.uplinkKbps ?? 0) }) {
@@ -55,7 +56,13 @@ struct UplinkFigures: Codable {
         }
         for row in rows {
             let runs = calls.filter { ($0.door ?? "", $0.codec, $0.uplinkKbps ?? 0) == row }
-            let intact = runs.compactMap { call in call.framesSent.map { $0 > 0 ? Double(call.framesIntact ?? 0) * 100 / Double($0) : 0 } }
+            // Of the frames the door sent (a browser's encoder skips some to fit its target).
+            let intact = runs.compactMap { call in
+                call.framesSent.map { drawn in
+                    let sent = drawn - (call.framesSkippedByDoor ?? 0)
+                    return sent > 0 ? min(100, Double(call.framesIntact ?? 0) * 100 / Double(sent)) : 0
+                }
+            }
             let last = runs.last!
             let encoder = (last.encoderKbps ?? []).map(String.init).joined(separator: " ")
             let estimate = (last.estimateKbps ?? []).isEmpty ? "" : "  (estimate: " + (last.estimateKbps ?? []).map(String.init).joined(separator: " ") + ")"

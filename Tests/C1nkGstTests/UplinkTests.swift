@@ -8,6 +8,30 @@ import XCTest
 /// queue in a relay on loopback), following the answerer's transport-wide
 /// congestion feedback with its encoder.
 final class UplinkTests: XCTestCase {
+    /// webrtcbin 1.22 would answer `transport-cc` without the header
+    /// extension that carries it; the answer must echo the door's.
+    func testTheAnswerEchoesTheTransportWideCCExtension() throws {
+        var doorOptions = DoorMediaSession.Options()
+        doorOptions.ice = .loopback
+        doorOptions.adaptsToFeedback = true
+        let door = try DoorMediaSession(options: doorOptions)
+        defer { door.stop() }
+        var offer: String?
+        var answer: String?
+        var session: AnswerSession?
+        door.onOffer = { sdp in
+            offer = sdp
+            session = try? AnswerSession(callId: "c", offer: sdp, configuration: MediaSessionTests.testConfiguration(), audioEnabled: false)
+            session?.onAnswer = { answer = $0 }
+        }
+        waitUntil("the answer") { answer != nil }
+        session?.stop()
+        let extmap = "a=extmap:\(DoorRateAdaptation.extensionId) \(OfferSummary.transportWideCCURI)"
+        XCTAssertTrue(offer?.contains(extmap) ?? false, offer ?? "no offer")
+        XCTAssertTrue(answer?.contains(extmap) ?? false, answer ?? "no answer")
+        XCTAssertTrue(answer?.contains("transport-cc") ?? false)
+    }
+
     func testDoorAdaptsToA600KbitUplink() throws {
         let harness = try CallHarness(door: { door in
             door.stampTime = true

@@ -16,6 +16,8 @@ final class DoorRateAdaptation {
     private let codec: DoorMediaSession.VideoCodec
     private var session: gpointer?
     private var notification: SignalConnection?
+    private var lastFeedback: Double?
+    private var watchdog: GLibTimer?
     private let log = Log.media
 
     /// Keyframes asked for closer together than this are not made: each is
@@ -88,12 +90,14 @@ final class DoorRateAdaptation {
         }
     }
 
-    private func report(sent: Double, received: Double, loss: Double, trend: Double) {
-        let queued = queueDelay.milliseconds.withLock { $0 }
-        guard session != nil,
-              let kbps = rate.feedback(sentBps: sent, receivedBps: received, lossPercent: loss, delayTrendMs: trend,
-                                       queueDelayMs: queued, at: MainContext.monotonicSeconds()) else { return }
-        log.debug("door: feedback sent \(Int(sent / 1000)) received \(Int(received / 1000)) kbit/s, loss \(loss) %, delay trend \(trend) ms, queue \(Int(queued)) ms: encoder \(kbps) kbit/s")
+    private func checkFeedback() {
+        guard session != nil, let lastFeedback,
+              let kbps = rate.feedbackMissing(since: lastFeedback, at: MainContext.monotonicSeconds()) else { return }
+        log.debug("door: no feedback for \(Int((MainContext.monotonicSeconds() - lastFeedback) * 1000)) ms: encoder \(kbps) kbit/s")
+        retarget(kbps)
+    }
+
+    private func retarget(_ kbps: Int) {
         let object = UnsafeMutableRawPointer(encoder)
         switch codec {
         case .h264: ObjectProperty.set(object, "bitrate", String(kbps))
@@ -101,7 +105,19 @@ final class DoorRateAdaptation {
         }
     }
 
+    private func report(sent: Double, received: Double, loss: Double, trend: Double) {
+        lastFeedback = MainContext.monotonicSeconds()
+        if watchdog == nil { watchdog = GLibTimer(after: 0.25, repeats: true) { [weak self] in self?.checkFeedback() } }
+        let queued = queueDelay.milliseconds.withLock { $0 }
+        guard session != nil,
+              let kbps = rate.feedback(sentBps: sent, receivedBps: received, lossPercent: loss, delayTrendMs: trend,
+                                       queueDelayMs: queued, at: MainContext.monotonicSeconds()) else { return }
+        log.debug("door: feedback sent \(Int(sent / 1000)) received \(Int(received / 1000)) kbit/s, loss \(loss) %, delay trend \(trend) ms, queue \(Int(queued)) ms: encoder \(kbps) kbit/s")
+        retarget(kbps)
+    }
+
     func detach() {
+        watchdog = nil
         notification?.disconnect()
         notification = nil
         if let session { g_object_unref(session) }

@@ -8,7 +8,8 @@
 ///   sign of congestion (a slow start, where a browser probes).
 /// - When less arrives than was sent, the packets' one-way delay stands
 ///   50 ms over the least seen (a router's queue fills) or over 2 % is lost, it drops to 85 % of what arrived and holds a second.
-/// - Loss over 10 % cuts in proportion (half the loss fraction).
+/// - Loss over 10 % cuts in proportion (half the loss fraction), once a second.
+/// - No feedback for half a second halves the rate.
 /// - Otherwise it climbs 8 % a second toward its maximum, never past 1.5
 ///   times what arrived.
 public struct FeedbackRate: Sendable {
@@ -43,7 +44,7 @@ public struct FeedbackRate: Sendable {
             || queueDelayMs > Self.queueLimitMs
         // A queue that has not drained yet: no climbing into it.
         let draining = queueDelayMs > Self.queueLimitMs / 2
-        if lossPercent > 10 {
+        if lossPercent > 10 && time >= holdUntil {
             kbps *= 1 - 0.5 * min(lossPercent, 100) / 100
             enterHold(time)
         } else if (congested || lossPercent > 2) && time >= holdUntil && receivedKbps > 0 {
@@ -67,6 +68,22 @@ public struct FeedbackRate: Sendable {
     /// A queue this long (one-way delay over the least seen) is congestion.
     static let queueLimitMs = 50.0
     private var reported: Double = 0
+
+    /// No feedback has come for a while although the door sends: what it
+    /// sends is not arriving (feedback comes with the video's packets).
+    /// Halves the rate, at most once per half second, as libwebrtc does
+    /// when its feedback stops.
+    public mutating func feedbackMissing(since last: Double, at time: Double) -> Int? {
+        guard time - last >= 0.5, time - lastMissingCut >= 0.5 else { return nil }
+        lastMissingCut = time
+        kbps = max(minimumKbps, kbps / 2)
+        enterHold(time)
+        reported = kbps
+        history.append((time, Int(kbps)))
+        return Int(kbps)
+    }
+
+    private var lastMissingCut = -Double.infinity
 
     private mutating func enterHold(_ time: Double) {
         slowStart = false
