@@ -46,6 +46,10 @@ struct CallBenchmark {
     let bench: BenchCase
     var network = NetworkImpairment()
     var latency: UInt?
+    /// Reads the stamps at the answerer's screen (`--wall-latency`).
+    var screenReader: ScreenStampReader?
+    /// More options for the answerer (`--screens off`).
+    var extraArguments: [String] = []
     var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> CallFigures {
@@ -69,7 +73,7 @@ struct CallBenchmark {
             "--latency", String(latency ?? options.latency), "--measure", "--events", eventsPath,
             "--device-id-file", directory + "/device-id",
         ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
-          + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments)
+          + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments + extraArguments)
         let monitor = ProcessMonitor(pid: answerer.processIdentifier)
         guard MainContext.run(timeout: 10, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             answerer.terminate()
@@ -80,9 +84,11 @@ struct CallBenchmark {
         var mediaStart: Double?
         let finished = MainContext.run(timeout: options.duration + 20) {
             if mediaStart == nil, Events(path: eventsPath).time(.firstFrame) != nil { mediaStart = MainContext.monotonicSeconds() }
+            if mediaStart != nil { screenReader?.connectIfReady() }
             return !answerer.isRunning
         }
         monitor.stop()
+        screenReader?.stop()
         guard finished else {
             answerer.terminate()
             throw BenchError("the call did not end")
