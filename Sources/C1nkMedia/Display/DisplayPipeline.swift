@@ -18,13 +18,9 @@ import Foundation
 /// ends without touching this pipeline. On its way in, each frame is stamped
 /// for the compositor's next output: the compositor, which waits for every
 /// pad (up to its one frame of latency), composes as soon as the frame is
-/// there. (intervideosrc, before, picked the latest frame up at the
-/// display's own rate and the compositor then waited for its deadline:
-/// 55–65 ms more than a sink fed by the call.) Without a call, the
-/// compositor composes at its frame rate on its deadlines.
-///
-/// The video stays in I420 (no conversion to
-/// RGB per frame); Swift pushes a picture per state change, converted once;
+/// there, not at its own rate (docs/pipelines.md). Without a call it
+/// composes at its frame rate on its deadlines. The video stays in I420 (no
+/// conversion to RGB per frame); Swift pushes a picture per state change, converted once;
 /// the drawing is blended only in its own rectangles, by a C pad probe, and
 /// the pulse is animated by GStreamer controllers on two overlays, per frame
 /// in native code.
@@ -96,9 +92,9 @@ public final class DisplayPipeline {
         let description = """
         compositor name=display-mix background=black latency=\(frame) ! video/x-raw,format=I420,colorimetry=bt709,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1
           ! \(overlays) ! queue name=display-queue max-size-buffers=2 leaky=downstream ! videoconvert ! \(sink)
-        appsrc name=display-video is-live=true format=time max-buffers=2 leaky-type=downstream ! display-mix.sink_0
+        appsrc name=display-video is-live=true format=time max-buffers=1 leaky-type=downstream ! display-mix.sink_0
         appsrc name=display-base is-live=true format=time do-timestamp=true ! videoconvert ! video/x-raw,format=I420,colorimetry=bt709
-          ! imagefreeze name=display-freeze allow-replace=true is-live=true ! display-mix.sink_1
+          ! imagefreeze name=display-freeze allow-replace=true ! display-mix.sink_1
         """
         let bin = try PipelineBin.make(description, name: "display")
         pipeline = OwnedPipeline(named: "c1nk-display")
