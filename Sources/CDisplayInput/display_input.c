@@ -137,11 +137,30 @@ enum { PROP_0, PROP_CHANNEL };
 GType c1nk_display_input_sink_get_type (void);
 G_DEFINE_TYPE (C1nkDisplayInputSink, c1nk_display_input_sink, GST_TYPE_BASE_SINK)
 
+/* The frames as the display composes them: BT.709 (its colorimetry, its
+ * chroma siting). The pixels are not converted, only labelled: otherwise the
+ * compositor converts every frame of an SD call (a decoder says BT.601 below
+ * 720 rows), 2-4 % of a core at 640x480, where a sink fed by the call would
+ * show the same pixels unconverted. */
+static GstCaps *
+as_displayed (GstCaps *caps)
+{
+  GstCaps *labelled = gst_caps_copy (caps);
+  for (guint i = 0; i < gst_caps_get_size (labelled); i++) {
+    GstStructure *structure = gst_caps_get_structure (labelled, i);
+    gst_structure_set (structure, "colorimetry", G_TYPE_STRING, "bt709", NULL);
+    gst_structure_remove_field (structure, "chroma-site");
+  }
+  return labelled;
+}
+
 static gboolean
 set_caps (GstBaseSink *sink, GstCaps *caps)
 {
   C1nkDisplayInputSink *self = (C1nkDisplayInputSink *) sink;
-  gst_caps_replace (&self->caps, caps);
+  GstCaps *labelled = as_displayed (caps);
+  gst_caps_replace (&self->caps, labelled);
+  gst_caps_unref (labelled);
   return TRUE;
 }
 
