@@ -3,7 +3,7 @@ import PackageDescription
 
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
-//   CGStreamer (C) → CPictureBlend (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
+//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
 //   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → commands, plugin.
 // Only C1nkGLib and C1nkMedia import CGStreamer. docs/architecture.md has the map.
 
@@ -36,6 +36,8 @@ let package = Package(
         ),
         // Blending the display's still pictures over video, per frame in C (a pad probe).
         .target(name: "CPictureBlend", dependencies: ["CGStreamer"]),
+        // A call's video into the display's compositor as each frame is decoded (an element and a pad probe in C).
+        .target(name: "CDisplayInput", dependencies: ["CGStreamer"]),
         // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
         .target(
             name: "C1nkPipelines",
@@ -50,7 +52,7 @@ let package = Package(
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
         // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol"], swiftSettings: []),

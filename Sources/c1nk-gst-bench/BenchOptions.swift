@@ -27,6 +27,10 @@ struct BenchOptions {
     var help = false
     /// `--network`: only the network section and the set-up breakdown.
     var network = false
+    /// `--wall-latency`: only glass-to-glass at the screen, with and without the wall display.
+    var wallLatency = false
+    /// Whether `--resolution` named one (else `--wall-latency` runs 640x480 and 1280x720).
+    var resolutionGiven = false
     var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
     var setupRounds = 5
     /// `--repeat N`: runs of each network row (median and range reported).
@@ -72,9 +76,15 @@ struct BenchOptions {
                             every figure of docs/benchmarks.md's network and set-up sections
       --network-latency MS  jitterbuffer latencies for the network section, repeatable
                             (default 20 and 100: the default and the lossy-link advice)
-      --repeat N            with --network: run every row N times, in N interleaved rounds, and
+      --repeat N            with --network or --wall-latency: run every row N times, in N interleaved rounds, and
                             report the median and the range (default 1); the set-up breakdown
                             then takes max(5, N) calls per codec
+      --wall-latency        only glass-to-glass at the screen (the answerer's --sink is a shmsink this
+                            process reads the door's stamps from), each size with the wall display at
+                            the door's size and with --screens off, and the process's and the display's
+                            CPU; VP8 at 640x480 and 1280x720 unless --codec/--resolution say; --repeat N
+                            calls each (median and range). Goal: the screens add ≤ 5 ms at p50 and
+                            ≤ 3 % of a core
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --uplink              only the narrow-uplink section: the door behind a router's uplink at
                             2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
@@ -118,6 +128,7 @@ struct BenchOptions {
                     throw ArgumentReader.UsageError("--resolution takes WIDTHxHEIGHT (at least 320x240) or all, not '\(value)'")
                 }
                 options.resolutions = [(parts[0], parts[1])]
+                options.resolutionGiven = true
             case "--latency": options.latency = UInt(try reader.integer(for: option))
             case "--sink": options.sink = try reader.value(for: option)
             case "--jitter": options.jitter = try reader.integer(for: option)
@@ -144,6 +155,7 @@ struct BenchOptions {
                 options.uplink = true
                 options.uplinkBrowser = true
             case "--network": options.network = true
+            case "--wall-latency": options.wallLatency = true
             case "--setup":
                 options.network = true
                 options.networkLatencies = []

@@ -64,6 +64,10 @@ struct CallBenchmark {
     var adapts = false
     /// A headless-Chromium door instead of the simulated one, its uplink in the server's relay.
     var browser = false
+    /// Reads the stamps at the answerer's screen (`--wall-latency`).
+    var screenReader: ScreenStampReader?
+    /// More options for the answerer (`--screens off`).
+    var extraArguments: [String] = []
     var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> CallFigures {
@@ -88,7 +92,7 @@ struct CallBenchmark {
             "--latency", String(latency ?? options.latency), "--measure", "--events", eventsPath,
             "--device-id-file", directory + "/device-id",
         ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
-          + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments)
+          + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments + extraArguments)
         let monitor = ProcessMonitor(pid: answerer.processIdentifier)
         guard MainContext.run(timeout: 10, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             answerer.terminate()
@@ -100,9 +104,11 @@ struct CallBenchmark {
         let finished = MainContext.run(timeout: options.duration + 20) {
             if mediaStart == nil, Events(path: eventsPath).time(.firstFrame) != nil { mediaStart = MainContext.monotonicSeconds() }
             door.sample()
+            if mediaStart != nil { screenReader?.connectIfReady() }
             return !answerer.isRunning
         }
         monitor.stop()
+        screenReader?.stop()
         guard finished else {
             answerer.terminate()
             throw BenchError("the call did not end")

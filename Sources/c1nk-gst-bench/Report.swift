@@ -13,6 +13,7 @@ struct BenchReport: Codable {
     var network: NetworkFigures?
     var audio: AudioFigures? = nil
     var uplink: UplinkFigures? = nil
+    var wallLatency: WallLatencyFigures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -39,6 +40,11 @@ struct BenchReport: Codable {
         }
         if let network, calls.isEmpty {
             return (["c1nk-gst benchmark — \(machine)", ""] + network.table()).joined(separator: "\n")
+        }
+        if let wallLatency, calls.isEmpty {
+            let runs = wallLatency.rows.first?.on.count ?? 0
+            return (["c1nk-gst benchmark — \(machine)", "calls of \(Int(duration)) s at 30 fps on loopback, jitterbuffer \(latency) ms"]
+                    + wallLatency.tableLines(runs: runs)).joined(separator: "\n")
         }
         var lines = ["c1nk-gst benchmark — \(machine)",
                      "calls of \(Int(duration)) s at 30 fps on loopback, jitterbuffer \(latency) ms, sink \"\(sink)\"" + (jitter > 0 ? ", door jitter 0–\(jitter) ms" : ""), ""]

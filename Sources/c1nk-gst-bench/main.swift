@@ -39,6 +39,12 @@ do {
         print(options.json ? report.json() : report.table())
         exit(0)
     }
+    if options.wallLatency {
+        let sizes = options.resolutionGiven ? options.resolutions : [(640, 480), (1280, 720)]
+        report.wallLatency = try WallLatencyBenchmark(options: options, sizes: sizes).run(progress: progress)
+        print(options.json ? report.json() : report.table())
+        exit(0)
+    }
     for codec in options.codecs {
         for (width, height) in options.resolutions {
             progress("call: \(codec.rawValue) \(width)x\(height)…")

@@ -49,4 +49,19 @@ final class BenchmarkTests: XCTestCase {
         // loaded machine starves the loop), the goal docs/benchmarks.md's.
         XCTAssertGreaterThan((audio["erleDB"] as? NSNumber)?.doubleValue ?? 0, 0, "echo reduced")
     }
+
+    /// `--wall-latency` on one size: both calls read stamps at the screen.
+    func testWallLatencyReadsStampsAtTheScreenWithAndWithoutTheDisplay() throws {
+        let command = try AnswerCommandTests.Command("c1nk-gst-bench", ["--wall-latency", "--duration", "4", "--resolution", "640x480", "--json"])
+        XCTAssertEqual(command.wait(timeout: 120), 0, command.stderr)
+        let report = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any], command.stdout)
+        let wall = try XCTUnwrap(report["wallLatency"] as? [String: Any])
+        let row = try XCTUnwrap((wall["rows"] as? [[String: Any]])?.first)
+        for key in ["off", "on"] {
+            let run = try XCTUnwrap((row[key] as? [[String: Any]])?.first, key)
+            let screen = run["screenMs"] as? [String: Any] ?? [:]
+            XCTAssertGreaterThan((screen["count"] as? NSNumber)?.intValue ?? 0, 30, "\(key): stamps read at the screen")
+            XCTAssertGreaterThan((run["cpuPercent"] as? NSNumber)?.doubleValue ?? 0, 0, key)
+        }
+    }
 }

@@ -1,20 +1,26 @@
 import C1nkGLib
+import CDisplayInput
 import CGStreamer
 import Foundation
 
 /// The wall display's one pipeline, alive as long as the process: the screen
 /// never goes black between calls and a kmssink sets its mode once.
 ///
-///     intervideosrc (the call's video) ─────────────────── sink_0 ─┐
-///     appsrc ! videoconvert ! imagefreeze (base, panel) ── sink_1 ─┴─ compositor (I420, WxH, 30 fps)
+///     appsrc (the call's video, from c1nkdisplayinput) ─── sink_0 ─┐
+///     appsrc ! videoconvert ! imagefreeze (base, panel) ── sink_1 ─┴─ compositor (I420, WxH, 30 fps, latency 1 frame)
 ///       ! gdkpixbufoverlay (pulse) ! gdkpixbufoverlay (pulse)
 ///           └ (its src pad) PictureBlend: the drawing over video, in tight rectangles
 ///       ! queue ! videoconvert ! {sink}
 ///
-/// Each call's pipeline ends in `intervideosink channel=…` (`callSink`), so
-/// the call's video joins when the call starts and leaves when it ends
-/// without touching this pipeline. The video stays in I420 (no conversion to
-/// RGB per frame); Swift pushes a picture per state change, converted once;
+/// Each call's pipeline ends in `c1nkdisplayinput channel=…` (`callSink`,
+/// CDisplayInput), which hands each decoded frame to the `display-video`
+/// appsrc, so the call's video joins when the call starts and leaves when it
+/// ends without touching this pipeline. On its way in, each frame is stamped
+/// for the compositor's next output: the compositor, which waits for every
+/// pad (up to its one frame of latency), composes as soon as the frame is
+/// there, not at its own rate (docs/pipelines.md). Without a call it
+/// composes at its frame rate on its deadlines. The video stays in I420 (no
+/// conversion to RGB per frame); Swift pushes a picture per state change, converted once;
 /// the drawing is blended only in its own rectangles, by a C pad probe, and
 /// the pulse is animated by GStreamer controllers on two overlays, per frame
 /// in native code.
@@ -44,8 +50,13 @@ public final class DisplayPipeline {
     private var pulse: PulseAnimation?
     private var stopped = false
     private let log = Log.media
-    /// Numbers each call's intervideo channel; the main context only.
+    /// The name under which calls send this display their video (`callSink`).
+    private let channel: String
+    /// Numbers each display's channel; the main context only.
     nonisolated(unsafe) private static var channels = 0
+    /// How long the video pad shows a call's last frame once frames stop
+    /// coming (then the background, black, shows through).
+    static let lastFrameKept: GstClockTime = 1_000_000_000
 
     enum Layer: Int, CaseIterable {
         case video = 0, base, pulseA, pulseB
@@ -64,7 +75,7 @@ public final class DisplayPipeline {
     /// `sink` description sets `sync` itself.
     public init(sink: String, width: Int, height: Int, framesPerSecond: Int = 30, renderImmediately: Bool = true) throws {
         GStreamer.initialize()
-        for (element, package) in [("compositor", "gstreamer1.0-plugins-base"), ("intervideosrc", "gstreamer1.0-plugins-bad"),
+        for (element, package) in [("compositor", "gstreamer1.0-plugins-base"), ("appsrc", "gstreamer1.0-plugins-base"),
                                    ("imagefreeze", "gstreamer1.0-plugins-good"), ("gdkpixbufoverlay", "gstreamer1.0-plugins-good")]
         where !GStreamer.hasElement(element) {
             throw MediaError.missingElement(element, package: package)
@@ -73,15 +84,17 @@ public final class DisplayPipeline {
         self.height = max(16, height) & ~1
         self.framesPerSecond = max(1, framesPerSecond)
         Self.channels += 1
-        let channel = "c1nk-display-\(getpid())-\(Self.channels)"
-        callSink = "intervideosink channel=\(channel)"
+        channel = "c1nk-display-\(getpid())-\(Self.channels)"
+        c1nk_display_input_register()
+        callSink = "c1nkdisplayinput channel=\(channel)"
+        let frame = GstClockTime(1_000_000_000 / self.framesPerSecond)
         let overlays = Layer.overlaid.map { "gdkpixbufoverlay name=display-\($0.name)" }.joined(separator: " ! ")
         let description = """
-        compositor name=display-mix background=black ! video/x-raw,format=I420,colorimetry=bt709,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1
+        compositor name=display-mix background=black latency=\(frame) ! video/x-raw,format=I420,colorimetry=bt709,width=\(self.width),height=\(self.height),framerate=\(self.framesPerSecond)/1
           ! \(overlays) ! queue name=display-queue max-size-buffers=2 leaky=downstream ! videoconvert ! \(sink)
-        intervideosrc name=display-video channel=\(channel) ! display-mix.sink_0
+        appsrc name=display-video is-live=true format=time max-buffers=1 leaky-type=downstream ! display-mix.sink_0
         appsrc name=display-base is-live=true format=time do-timestamp=true ! videoconvert ! video/x-raw,format=I420,colorimetry=bt709
-          ! imagefreeze name=display-freeze allow-replace=true is-live=true ! display-mix.sink_1
+          ! imagefreeze name=display-freeze allow-replace=true ! display-mix.sink_1
         """
         let bin = try PipelineBin.make(description, name: "display")
         pipeline = OwnedPipeline(named: "c1nk-display")
@@ -98,7 +111,14 @@ public final class DisplayPipeline {
             ObjectProperty.set(object, "alpha", "0")
             ObjectProperty.set(object, "width", "\(self.width)")
             ObjectProperty.set(object, "height", "\(self.height)")
-            if layer == .video { ObjectProperty.set(object, "sizing-policy", "keep-aspect-ratio") }
+            if layer == .video {
+                ObjectProperty.set(object, "sizing-policy", "keep-aspect-ratio")
+                ObjectProperty.set(object, "max-last-buffer-repeat", "\(Self.lastFrameKept)")
+            }
+        }
+        if let video = Gst.find("display-video", in: pipeline.element) {
+            c1nk_display_input_open(channel, video, mixer, frame)
+            gst_object_unref(UnsafeMutableRawPointer(video))
         }
         for layer in Layer.overlaid { self.overlays[layer] = Gst.find("display-\(layer.name)", in: pipeline.element) }
         for layer in Layer.overlaid { setPixbuf(layer, nil) }
@@ -124,6 +144,7 @@ public final class DisplayPipeline {
     public func stop() {
         guard !stopped else { return }
         stopped = true
+        c1nk_display_input_close(channel)
         pipeline.release(detach: {
             pulse = nil
             pauseTimer = nil
