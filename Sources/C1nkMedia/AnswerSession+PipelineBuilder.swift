@@ -113,6 +113,8 @@ extension AnswerSession {
         guard !stopped, let window = videoRepairWindow else { return }
         if VideoRepair.widenWindow(in: webrtc.element, ssrc: ssrc, to: window) {
             log.debug("call \(callId): the door's video waits up to \(window) ms for a repair")
+            currentRepairWindow = window
+            followRepairRoundTrip(ssrc: ssrc, configured: window)
         } else {
             log.warning("call \(callId): no jitterbuffer for the door's video (SSRC \(ssrc)): repairs wait the call's latency")
         }

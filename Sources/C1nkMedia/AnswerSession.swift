@@ -96,6 +96,9 @@ public final class AnswerSession {
     /// The video jitterbuffers' latency once the door's video flows (see
     /// `MediaConfiguration.videoRepairWindowMilliseconds`); nil: the call's.
     let videoRepairWindow: UInt?
+    /// The window in force, and what widens it as repairs take longer (`RepairWindow`).
+    var currentRepairWindow: UInt = 0
+    var repairWindowFollower: GLibTimer?
     /// Keyframe requests (PLI/FIR) sent to the door: ours at link and those
     /// of the depayloader and decoder after loss.
     public var keyframeRequests: Int { keyframeCounter.value.load(ordering: .relaxed) }
@@ -275,6 +278,7 @@ public final class AnswerSession {
     /// Safe to call twice.
     public func stop() {
         stopped = true
+        repairWindowFollower = nil
         stopPipeline()
     }
 

@@ -74,15 +74,18 @@ enum VideoRepair {
     /// Only new gaps use it: a packet already waited for keeps its deadline.
     /// Whether a jitterbuffer of that stream was found.
     static func widenWindow(in webrtc: UnsafeMutablePointer<GstElement>, ssrc: UInt32, to milliseconds: UInt) -> Bool {
-        for jitterbuffer in PipelineLinks.elements(of: webrtc, factory: "rtpjitterbuffer") where self.ssrc(of: jitterbuffer) == ssrc {
-            let raw = UnsafeMutableRawPointer(jitterbuffer)
-            // `latency` is a guint; its bits read as a gint are the same below 2^31.
-            if UInt(max(0, c1nk_object_get_int(raw, "latency"))) < milliseconds {
-                ObjectProperty.set(raw, "latency", String(milliseconds))
-            }
-            return true
+        guard let jitterbuffer = jitterbuffer(in: webrtc, ssrc: ssrc) else { return false }
+        let raw = UnsafeMutableRawPointer(jitterbuffer)
+        // `latency` is a guint; its bits read as a gint are the same below 2^31.
+        if UInt(max(0, c1nk_object_get_int(raw, "latency"))) < milliseconds {
+            ObjectProperty.set(raw, "latency", String(milliseconds))
         }
-        return false
+        return true
+    }
+
+    /// The jitterbuffer of stream `ssrc` (borrowed: webrtcbin holds it).
+    static func jitterbuffer(in webrtc: UnsafeMutablePointer<GstElement>, ssrc: UInt32) -> UnsafeMutablePointer<GstElement>? {
+        PipelineLinks.elements(of: webrtc, factory: "rtpjitterbuffer").first { self.ssrc(of: $0) == ssrc }
     }
 
     /// The SSRC a jitterbuffer serves (rtpbin's caps on its sink pad carry

@@ -108,7 +108,8 @@ extension AnswerOption {
         AnswerOption(section: "Media (gst-launch descriptions, or element names)", name: "repair-window", kind: .value("MS"), reload: .live,
                      help: ["how long the door's video waits for a lost packet's retransmission",
                             "while frames are shown as soon as decoded (default 100; packets in",
-                            "order are never held; the audio keeps --latency)"],
+                            "order are never held; the audio keeps --latency); at least, as it",
+                            "follows the round trip repairs take, up to 400"],
                      apply: { c, v in
                          c.answerer.media.videoRepairWindowMilliseconds = UInt(try ArgumentReader.integer(v, for: "--repair-window", maximum: 10_000))
                      },

@@ -32,6 +32,16 @@ final class UplinkTests: XCTestCase {
         XCTAssertTrue(answer?.contains("transport-cc") ?? false)
     }
 
+    /// Behind a queue a repair takes the queue's delay too: the video's
+    /// window follows the measured round trip of its repairs.
+    func testTheRepairWindowFollowsTheRepairRoundTrip() {
+        XCTAssertEqual(RepairWindow.milliseconds(forRepairRoundTrip: 10, configured: 100), 100, "a LAN keeps the configured window")
+        XCTAssertEqual(RepairWindow.milliseconds(forRepairRoundTrip: 200, configured: 100), 333)
+        XCTAssertEqual(RepairWindow.milliseconds(forRepairRoundTrip: 1000, configured: 100), RepairWindow.maximumMilliseconds)
+        XCTAssertEqual(RepairWindow.milliseconds(forRepairRoundTrip: 0, configured: 100), 100)
+        XCTAssertEqual(RepairWindow.milliseconds(forRepairRoundTrip: 300, configured: 600), 600, "never below what the user asked for")
+    }
+
     func testDoorAdaptsToA600KbitUplink() throws {
         let harness = try CallHarness(door: { door in
             door.stampTime = true
