@@ -49,7 +49,7 @@ public final class SimulatedDoor {
     public init(_ options: Options) throws {
         self.options = options
         connector = try WebSocketConnector(trustedCAFile: nil)
-        WebRTCBin.warmUp()
+        WebRTCBin.warmUp(ElementWarmUp.Stage.allCases)
     }
 
     /// Connects and says hello; `.ready` follows.
