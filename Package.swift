@@ -64,7 +64,7 @@ let package = Package(
         // The local signaling server (a pure call router behind sockets) and the simulated door.
         .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling"],
                 swiftSettings: []),
-        // Argument parsing shared by the commands. Foundation only.
+        // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),

@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Gives the heap's free memory back to the system a little after a call
@@ -45,10 +45,11 @@ public final class HeapTrim {
             self.timer = nil
             guard self.isQuiet() else { return self.schedule() }
             self.count += 1
-            Thread.detachNewThread {
+            g_thread_unref(g_thread_new("c1nk-heap-trim", { _ in
                 _ = c1nk_malloc_trim()
                 Log.app.debug("heap trimmed: \(c1nk_malloc_in_use() / 1024) KiB in use, \(c1nk_malloc_held() / 1024) KiB held by malloc")
-            }
+                return nil
+            }, nil))
         }
     }
 }

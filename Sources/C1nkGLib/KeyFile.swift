@@ -1,5 +1,6 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A config file in GLib's key file format (`GKeyFile`: `[group]`, `key = value`,
 /// `# comment`, lists as `a;b;c`), with the line of every key, so that an error
@@ -34,11 +35,11 @@ public final class KeyFile {
         }
         var group = ""
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") && line.hasSuffix("]") { group = String(line.dropFirst().dropLast()); continue }
             if let equals = line.firstIndex(of: "=") {
-                let key = line[..<equals].trimmingCharacters(in: .whitespaces)
+                let key = line[..<equals].trimmingWhitespace()
                 entries.append(Entry(group: group, key: key, line: index + 1))
             }
         }
@@ -73,7 +74,7 @@ public final class KeyFile {
     private static func locate(_ message: String, lines: [String], path: String) -> KeyFileError {
         var seenGroup = false
         for (index, raw) in lines.enumerated() {
-            let line = raw.trimmingCharacters(in: .whitespaces)
+            let line = raw.trimmingWhitespace()
             if line.isEmpty || line.hasPrefix("#") { continue }
             if line.hasPrefix("[") {
                 guard line.hasSuffix("]"), line.count > 2 else {

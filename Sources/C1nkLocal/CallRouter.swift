@@ -1,5 +1,5 @@
 import C1nkProtocol
-import Foundation
+import FoundationEssentials
 
 /// The local server's call flow (docs/protocol.md, "The server's call flow")
 /// as a plain value: who is connected, the calls, who rang, joined, accepted

@@ -1,6 +1,7 @@
 import C1nkGLib
 import C1nkMedia
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// An acoustic loop for echo measurements, in one process: the answerer's
@@ -46,7 +47,7 @@ public enum EchoLoop {
     /// The display pipeline with no `webrtcdsp`: the same loop, processing off.
     static func pipelineWithoutProcessing() throws -> PipelineDescription {
         let display = try PipelineDescription.load(PipelineDescription.defaultName)
-        let text = display.lines.joined(separator: "\n").replacingOccurrences(of: "! webrtcdsp name=echo-canceller ", with: "")
+        let text = display.lines.joined(separator: "\n").replacing("! webrtcdsp name=echo-canceller ", with: "")
         return try PipelineDescription(name: "display-without-dsp", path: display.path + " (without webrtcdsp)", text: text)
     }
 

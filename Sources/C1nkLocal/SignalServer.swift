@@ -1,7 +1,7 @@
 import C1nkGLib
 import C1nkProtocol
 import C1nkSignaling
-import Foundation
+import FoundationEssentials
 
 /// A local C1nk signaling server on libsoup's `SoupServer`: the app protocol of
 /// the seed plus the door protocol of docs/protocol.md. Tests, the demo and

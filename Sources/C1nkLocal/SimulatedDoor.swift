@@ -2,7 +2,8 @@ import C1nkGLib
 import C1nkMedia
 import C1nkProtocol
 import C1nkSignaling
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A door panel on GStreamer speaking the local server's door protocol:
 /// rings, offers its camera and voice to every app that joins, hears the
@@ -71,7 +72,7 @@ public final class SimulatedDoor {
         } else {
             relay = nil
         }
-        WebRTCBin.warmUp()
+        WebRTCBin.warmUp(ElementWarmUp.Stage.allCases)
     }
 
     /// Connects and says hello; `.ready` follows.

@@ -232,47 +232,19 @@ package final class WebRTCBin {
 
     /// Generates the DTLS certificate now, so the first ring does not pay for
     /// it (170–530 ms on a small CPU): dtlsdec caches it for the process.
-    package static func warmUp() {
+    /// `stages`: what is warmed now besides; the answerer leaves H.264's
+    /// decoder to its first H.264 offer (`ElementWarmUp`), so that an idle
+    /// process does not map libav.
+    package static func warmUp(_ stages: [ElementWarmUp.Stage] = [.startUp]) {
         GStreamer.initialize()
-        // Once per process: class initialisation and the certificate last as
-        // long as it (a test process starts many doors and answerers).
-        guard !warmedUp else { return }
-        warmedUp = true
-        let started = g_get_monotonic_time()
-        defer { Log.media.info("start-up warm-up took \((g_get_monotonic_time() - started) / 1000) ms") }
-        // Create and drop (never leaving NULL, so no device is opened) every
-        // element class a call builds: loading a plug-in and initialising its
-        // classes costs tens of ms the first time, which the first ring would
-        // otherwise pay between offer and answer. Missing ones are skipped.
-        for name in warmElements {
-            if let element = gst_element_factory_make(name, nil) {
-                gst_object_unref(UnsafeMutableRawPointer(gst_object_ref_sink(UnsafeMutableRawPointer(element))))
-            }
-        }
-        // The registry walk of the first answer, done now (cached per process).
+        for stage in stages { ElementWarmUp.warm(stage) }
+        // The registry walk of the first answer, done now (cached per process;
+        // it reads the registry, it loads no plug-in).
         for (name, media) in [("VP8", "video"), ("H264", "video"), ("VP9", "video"), ("OPUS", "audio"), ("PCMU", "audio"), ("PCMA", "audio")] {
             _ = CodecSupport.playable(name, media: media)
         }
     }
 }
-
-/// The element classes of a call (webrtcbin and what it builds inside, the
-/// shipped pipelines, the decoders decodebin picks), warmed at start-up.
-/// Sources and sinks that open a device are not listed.
-/// Whether `WebRTCBin.warmUp` ran in this process (main context only).
-nonisolated(unsafe) private var warmedUp = false
-
-let warmElements = [
-    "dtlsdec", "dtlsenc", "dtlssrtpdec", "dtlssrtpenc", "srtpdec", "srtpenc", "nicesrc", "nicesink",
-    "webrtcbin", "rtpbin", "rtpsession", "rtpssrcdemux", "rtpjitterbuffer", "rtpptdemux", "rtpstorage",
-    "rtprtxsend", "rtprtxreceive", "rtpulpfecdec", "rtpulpfecenc", "rtpreddec", "rtpredenc", "rtpfunnel",
-    "funnel", "queue", "tee", "identity", "capsfilter", "fakesink", "proxysink", "proxysrc",
-    "decodebin", "typefind", "multiqueue", "videoconvert", "videoscale", "audioconvert", "audioresample",
-    "volume", "level", "webrtcdsp", "webrtcechoprobe",
-    "rtpvp8depay", "vp8dec", "rtpvp9depay", "vp9dec", "vp9parse", "rtph264depay", "h264parse",
-    "avdec_h264", "openh264dec", "rtpopusdepay", "opusdec", "opusenc", "rtpopuspay",
-    "rtppcmudepay", "rtppcmadepay", "mulawdec", "alawdec", "mulawenc", "alawenc", "rtppcmupay", "rtppcmapay",
-]
 
 /// What goes wrong in media, said so that a user can act on it.
 public enum MediaError: Error, Equatable, CustomStringConvertible {

@@ -13,9 +13,11 @@ final class SoakTests: XCTestCase {
         case hangup, doorHangup = "door-hangup", reject, noConnection = "no-connection", socketDrop = "socket-drop", busy
     }
 
-    /// Resident memory, open descriptors and threads of a process.
+    /// Resident memory (and its private part), open descriptors and threads of a process.
     struct Footprint: CustomStringConvertible {
         var rssKiB: Int
+        /// RssAnon: the process's own pages, not shared library pages.
+        var privateKiB: Int
         var fds: Int
         var threads: Int
 
@@ -26,11 +28,14 @@ final class SoakTests: XCTestCase {
                     .flatMap { Int($0.dropFirst(name.count).split(whereSeparator: { $0 == " " || $0 == "\t" }).first ?? "") } ?? -1
             }
             rssKiB = field("VmRSS:")
+            privateKiB = field("RssAnon:")
             threads = field("Threads:")
             fds = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd").count) ?? -1
         }
 
-        var description: String { "RSS \(rssKiB / 1024) MB (\(rssKiB) KiB), \(fds) fds, \(threads) threads" }
+        var description: String {
+            "RSS \(rssKiB / 1024) MB (\(rssKiB) KiB, \(privateKiB) KiB private), \(fds) fds, \(threads) threads"
+        }
     }
 
     /// Reads the answerer's events file as it grows.
@@ -136,7 +141,7 @@ final class SoakTests: XCTestCase {
         }
 
         try wait("the answerer registered") { door.isReady && events.count("registered") == 1 }
-        var samples: [Int: Footprint] = [:]
+        var samples: [Int: Footprint] = [0: settledFootprint(process.processIdentifier)]
         var steps: [String] = [] // calls after which the descriptors rose (C1NK_SOAK_TRACE)
         var lastFds = Footprint(pid: process.processIdentifier).fds
         var fdsAfterCall: [Int] = [] // unsettled, right after each `ended`
@@ -218,7 +223,7 @@ final class SoakTests: XCTestCase {
 
         let early = try XCTUnwrap(samples[min(20, calls)])
         let late = try XCTUnwrap(samples[calls])
-        let line = "soak: \(calls) calls in \(Int(seconds)) s; after call \(min(20, calls)): \(early); after call \(calls): \(late)"
+        let line = "soak: \(calls) calls in \(Int(seconds)) s; at start: \(samples[0]!); after call \(min(20, calls)): \(early); after call \(calls): \(late)"
             + "; error events: \(events.errors.count) \(events.errors)"
             + (steps.isEmpty ? "" : "; descriptors rose after: " + steps.joined(separator: ", "))
         print(line)
@@ -249,6 +254,7 @@ final class SoakTests: XCTestCase {
             MainContext.spin(0.5)
             let now = Footprint(pid: pid)
             best.rssKiB = min(best.rssKiB, now.rssKiB)
+            best.privateKiB = min(best.privateKiB, now.privateKiB)
             best.fds = min(best.fds, now.fds)
             best.threads = min(best.threads, now.threads)
         }
