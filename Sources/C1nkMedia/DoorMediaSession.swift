@@ -122,7 +122,8 @@ public final class DoorMediaSession {
         public var adaptsToFeedback = false
         /// Replay a clip encoded once at start instead of encoding every
         /// frame (`PreEncodedCamera`): a door that costs almost nothing, for
-        /// measuring the answerer alone. No `stampTime`, no adapting rate.
+        /// measuring the answerer alone. No `stampTime`, no adapting rate. The
+        /// default tone as the voice is pre-encoded too (`PreEncodedVoice`).
         public var preEncoded = false
         public init() {}
 
@@ -172,7 +173,7 @@ public final class DoorMediaSession {
             log.warning("door: no \(options.codec.encoderFactory) in the camera; the encoder will not follow the feedback")
         }
         let audio = try options.audioSource.map { source in
-            try PipelineBin.make(
+            try PreEncodedVoice.make(options) ?? PipelineBin.make(
                 "\(source) ! audioconvert ! audioresample ! \(options.audioCodec.encoder)"
                 + " ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.audioCodec.rtpCaps)\"",
                 name: "door-voice", output: true)
