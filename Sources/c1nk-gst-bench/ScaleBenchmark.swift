@@ -45,6 +45,9 @@ struct ScaleStep: Codable {
     /// One answerer connected and waiting, before the ring (median).
     var idlePSSPerAnswererMB: Double?
     var threadsPerAnswerer: Int?
+    /// Context switches of all an answerer's threads a second (median): the
+    /// jitterbuffers' timers, the streaming threads, the main loop waking.
+    var wakeupsPerAnswererPerSecond: Double?
     /// The whole machine, % of one core (200 % = two cores full), and the
     /// 1-minute load average before the ring.
     var machineBusyPercent: Double?
@@ -157,6 +160,7 @@ struct ScaleBenchmark {
         step.answererPSSMB = m { $0.answererPSSMB }
         step.idlePSSPerAnswererMB = m { $0.idlePSSPerAnswererMB }
         step.machineBusyPercent = m { $0.machineBusyPercent }
+        step.wakeupsPerAnswererPerSecond = m { $0.wakeupsPerAnswererPerSecond }
         step.loadAverage = m { $0.loadAverage }
         step.failedAnswerers = runs.compactMap(\.failedAnswerers).max()
         return step
@@ -169,9 +173,9 @@ extension ScaleFigures {
         for section in sections ?? [] {
             lines.append("\(section.pipeline) calls at once (pre-encoded doors; an answerer process per call)\(repeats.map { $0 > 1 ? ", median of \($0) runs" : "" } ?? ""):")
             for step in section.steps {
-                lines.append(String(format: "  %2d call(s): answerers %6.1f %% CPU (%.1f a call), PSS %6.0f MB (RSS %6.0f), %d threads each; doors %5.1f %%; machine %5.1f %%; frames kept: worst %3.0f %%, median %3.0f %%%@",
+                lines.append(String(format: "  %2d call(s): answerers %6.1f %% CPU (%.1f a call), PSS %6.0f MB (RSS %6.0f), %d threads and %.0f wake-ups/s each; doors %5.1f %%; machine %5.1f %%; frames kept: worst %3.0f %%, median %3.0f %%%@",
                                     step.calls, step.answererCPUPercent, step.answererCPUPercent / Double(step.calls),
-                                    step.answererPSSMB ?? 0, step.answererRSSMB ?? 0, step.threadsPerAnswerer ?? 0,
+                                    step.answererPSSMB ?? 0, step.answererRSSMB ?? 0, step.threadsPerAnswerer ?? 0, step.wakeupsPerAnswererPerSecond ?? 0,
                                     step.doorsCPUPercent, step.machineBusyPercent ?? 0,
                                     step.worstFrameRatio * 100, (step.medianFrameRatio ?? 0) * 100,
                                     (step.failedAnswerers ?? 0) > 0 ? " — \(step.failedAnswerers!) answerer(s) failed" as NSString : "" as NSString))

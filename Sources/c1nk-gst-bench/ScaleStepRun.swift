@@ -77,6 +77,9 @@ struct ScaleStepRun {
             start.flatMap { start in end.map { ProcessSample.cpuPercent(from: start, to: $0) } }
         }
         let ended = endSamples.compactMap { $0 }
+        let switches = zip(startSamples, endSamples).compactMap { start, end in
+            start.flatMap { start in end.map { Double($0.contextSwitches - start.contextSwitches) / max(0.001, $0.time - start.time) } }
+        }
         let failed = answerers.filter { $0.process.isRunning || $0.process.terminationStatus != 0 || $0.process.terminationReason == .uncaughtSignal }.count
         let mb = 1.0 / 1_048_576
         return ScaleStep(
@@ -89,6 +92,7 @@ struct ScaleStepRun {
             answererPSSMB: Double(pss.reduce(0, +)) * mb,
             idlePSSPerAnswererMB: Self.median(idlePSS.map { Double($0) * mb }),
             threadsPerAnswerer: Int(Self.median(ended.map { Double($0.threadCPUSeconds.count) })),
+            wakeupsPerAnswererPerSecond: Self.median(switches),
             machineBusyPercent: machineStart.flatMap { start in machineEnd.map { $0.busyPercent(since: start) } },
             loadAverage: load, failedAnswerers: failed)
     }
