@@ -120,6 +120,11 @@ public final class DoorMediaSession {
         /// feedback with the encoder's rate (`FeedbackRate`), as a browser
         /// does; the encoder starts at 300 kbit/s.
         public var adaptsToFeedback = false
+        /// Replay a clip encoded once at start instead of encoding every
+        /// frame (`PreEncodedCamera`): a door that costs almost nothing, for
+        /// measuring the answerer alone. No `stampTime`, no adapting rate. The
+        /// default tone as the voice is pre-encoded too (`PreEncodedVoice`).
+        public var preEncoded = false
         public init() {}
 
         /// The most the encoder is allowed when it adapts: ~0.2 bit per pixel.
@@ -168,7 +173,7 @@ public final class DoorMediaSession {
             log.warning("door: no \(options.codec.encoderFactory) in the camera; the encoder will not follow the feedback")
         }
         let audio = try options.audioSource.map { source in
-            try PipelineBin.make(
+            try PreEncodedVoice.make(options) ?? PipelineBin.make(
                 "\(source) ! audioconvert ! audioresample ! \(options.audioCodec.encoder)"
                 + " ! capsfilter name=\(PipelineBin.outputName) caps=\"\(options.audioCodec.rtpCaps)\"",
                 name: "door-voice", output: true)
@@ -251,7 +256,9 @@ public final class DoorMediaSession {
     /// stamp, the encoder and its RTP payloader. Also used alone by the benchmark's baseline.
     public static func camera(_ options: Options, label: String? = nil, name: String = "door-camera") throws -> UnsafeMutablePointer<GstElement> {
         let text = (label ?? options.doorName).replacingOccurrences(of: "\"", with: "'")
-        let bin = try PipelineBin.make(
+        let bin = options.preEncoded
+            ? try PreEncodedCamera.make(options, label: text, name: name, encoder: encoder(options), rtpOutput: rtpOutput(options))
+            : try PipelineBin.make(
             "videotestsrc is-live=true \(scene(options)) ! video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
             + " ! textoverlay text=\"\(text)\" valignment=top halignment=left font-desc=\"Sans 24\" ! videoconvert ! queue max-size-buffers=2 leaky=downstream"
             // After the queue: a frame a busy door drops before encoding gets no sequence number.
@@ -280,7 +287,7 @@ public final class DoorMediaSession {
     }
 
     /// The camera's encoder and payloader.
-    private static func encoder(_ options: Options) -> String {
+    static func encoder(_ options: Options) -> String {
         if options.adaptsToFeedback { return options.codec.adaptiveEncoder(kbps: Int(FeedbackRate().kbps)) }
         return options.codec.encoder(kbps: videoBudget(options)).replacingOccurrences(of: "=60 ", with: "=\(options.keyframeDistance) ")
     }
@@ -302,7 +309,7 @@ public final class DoorMediaSession {
 
     /// The caps the camera's RTP leaves with, under another codec's name when
     /// the door announces one.
-    private static func rtpOutput(_ options: Options) -> String {
+    static func rtpOutput(_ options: Options) -> String {
         guard let announced = options.announcedVideoCodec else {
             let feedback = options.adaptsToFeedback ? DoorRateAdaptation.extmapField.replacingOccurrences(of: "\"", with: "\\\"") : ""
             return "capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\(feedback)\""

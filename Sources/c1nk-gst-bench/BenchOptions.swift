@@ -19,6 +19,9 @@ struct BenchOptions {
     var screens: String?
     var idleSeconds: Double = 60
     var scaleMax = 4
+    /// `--scale`: only the scale section; `--scale-pipeline`: which answerers.
+    var scaleOnly = false
+    var scalePipelines = ScalePipeline.allCases
     /// Seconds of each audio measurement call; 0 skips the audio section.
     var audioSeconds: Double = 8
     /// Echo-loop calls with processing on, against one without: median and range.
@@ -52,7 +55,7 @@ struct BenchOptions {
     and prints, per codec and resolution at 30 fps: decode latency, glass-to-glass
     latency, call set-up times, the answerer's CPU and memory — each beside a
     plain GStreamer pipeline decoding the same stream (no webrtcbin, no Swift).
-    Then the idle cost of a connected answerer, and how many record-only calls
+    Then the idle cost of a connected answerer, and how many record-only and decoded calls
     this machine takes at once.
 
       --duration S          seconds of media per call (default 10)
@@ -68,7 +71,13 @@ struct BenchOptions {
       --jitter MS           the door delays each frame by a random 0…MS ms (a jittery link)
       --pipeline NAME|FILE  the answerer's pipeline (default display)
       --idle S              seconds to watch an idle answerer; 0 skips (default 60)
-      --scale-max N         record up to N calls at once; 0 skips (default 4)
+      --scale-max N         up to N calls at once (steps 1, 2, 4, 8, 16, 32, 50, 60, N; a section
+                            stops at the first step where a call keeps < 95 % of its frames),
+                            pre-encoded doors; 0 skips (default 4)
+      --scale               only the scale section (--scale-max 60 unless given; --repeat N: the
+                            median of N runs of each step)
+      --scale-pipeline P    record (record-only), decoded (display pipeline to fakesink) or all
+                            (default all)
       --network             only the network section (random loss 0/1/3/5/10 %, 5 % in bursts,
                             a 500 ms outage; VP8 and H.264 at 640x480; intact frames, longest
                             freeze, glass-to-glass, keyframe requests) and the set-up breakdown
@@ -141,6 +150,12 @@ struct BenchOptions {
                 options.screens = value
             case "--idle": options.idleSeconds = try reader.number(for: option)
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
+            case "--scale":
+                options.scaleOnly = true
+                if !arguments.contains("--scale-max") { options.scaleMax = 60 }
+            case "--scale-pipeline":
+                let value = try reader.choice(for: option, ["record", "decoded", "all"])
+                options.scalePipelines = value == "all" ? ScalePipeline.allCases : [ScalePipeline(rawValue: value)!]
             case "--audio": options.audioSeconds = try reader.number(for: option)
             case "--echo-runs": options.echoRuns = max(1, try reader.integer(for: option))
             case "--json": options.json = true

@@ -81,16 +81,7 @@ struct BenchReport: Codable {
                 lines.append(String(format: "  wall display threads while idle: %.2f %% of a core", display))
             }
         }
-        if let scale {
-            lines.append("")
-            lines.append("record-only calls at once (doors encode on the same machine):")
-            for step in scale.steps {
-                lines.append(String(format: "  %d call(s): answerers %.1f %% CPU, doors %.1f %%, worst call kept %.0f %% of its frames",
-                                    step.calls, step.answererCPUPercent, step.doorsCPUPercent, step.worstFrameRatio * 100))
-            }
-            lines.append(String(format: "  → %d call(s) at once without dropping frames; %.1f %% of a core per extra call",
-                                scale.maximumCalls, scale.cpuPerExtraCall))
-        }
+        if let scale { lines += scale.tableLines() }
         if let audio { lines += audio.tableLines() }
         return lines.joined(separator: "\n")
     }

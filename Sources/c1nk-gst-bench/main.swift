@@ -32,6 +32,13 @@ do {
         print(options.json ? report.json() : report.table())
         exit(0)
     }
+    if options.scaleOnly {
+        progress("calls at once, up to \(options.scaleMax)…")
+        report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration,
+                                          pipelines: options.scalePipelines, repeats: options.repeats).run(progress: progress)
+        print(options.json ? report.json() : report.table())
+        exit(0)
+    }
     if options.network {
         var networkOptions = options
         if !CommandLine.arguments.contains("--duration") { networkOptions.duration = 6 }
@@ -60,8 +67,9 @@ do {
         report.idle = try IdleBenchmark(seconds: options.idleSeconds, arguments: options.screenArguments).run()
     }
     if options.scaleMax > 0 {
-        progress("record-only calls at once, up to \(options.scaleMax)…")
-        report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration).run()
+        progress("calls at once, up to \(options.scaleMax)…")
+        report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration,
+                                          pipelines: options.scalePipelines, repeats: options.repeats).run(progress: progress)
     }
     if options.audioSeconds > 0 {
         progress("audio: mouth-to-ear, A/V, DSP cost, echo loop…")

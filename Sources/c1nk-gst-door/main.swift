@@ -18,6 +18,10 @@ Rings a running c1nk-gst-answer from another terminal.
   --audio-codec opus|pcmu|pcma  voice codec offered (default opus, with in-band FEC and DTX)
   --resolution WxH      camera size (default 640x480)
   --hangup-after S      the visitor leaves S seconds after the resident accepts
+  --pre-encoded         encode a few seconds of the camera once at start and replay them in a
+                        loop (fresh RTP timestamps; a keyframe request jumps to the clip's next
+                        keyframe): a door that costs almost no CPU, for load tests. No time
+                        stamps in the frames and no --adapt
   --stun URL|none       STUN server (default none: the simulated door lives on this host)
   --ice-local-ip ADDR   gather ICE candidates on this address (default 127.0.0.1)
   --help                show this help
@@ -76,6 +80,7 @@ do {
             media.width = parts[0]
             media.height = parts[1]
         case "--hangup-after": hangupAfter = try reader.number(for: option)
+        case "--pre-encoded": media.preEncoded = true
         case "--stun":
             let url = try reader.value(for: option)
             media.ice.stunServers = url == "none" ? [] : [url]
