@@ -49,7 +49,7 @@ struct UplinkFigures: Codable {
                      + " transport-wide congestion feedback)",
                      "  goals at 600 kbit/s: ≥ 95 % intact, glass-to-glass p95 ≤ 250 ms, no freeze over 500 ms after the first 3 s",
                      "  intact: of the frames the door sent (a browser's encoder skips frames to fit its target; they are not counted)",
-                     "  door      codec  kbit/s  intact %  freeze ms (after 3 s)  g2g p50  g2g p95  queue p95 ms  dropped  encoder kbit/s each second"]
+                     "  door      codec  kbit/s  intact %  (intact/sent)  freeze ms (after 3 s)  g2g p50  g2g p95  queue p95 ms  dropped  encoder kbit/s each second"]
         var rows: [(door: String, codec: String, kbps: Int)] = []
         for call in calls where !rows.contains(where: { $0 == (call.door ?? "", call.codec, call.uplinkKbps ?? 0) }) {
             rows.append((call.door ?? "", call.codec, call.uplinkKbps ?? 0))
@@ -68,6 +68,7 @@ struct UplinkFigures: Codable {
             let estimate = (last.estimateKbps ?? []).isEmpty ? "" : "  (estimate: " + (last.estimateKbps ?? []).map(String.init).joined(separator: " ") + ")"
             lines.append("  " + row.door.padding(toLength: 9, withPad: " ", startingAt: 0) + " " + row.codec.padding(toLength: 5, withPad: " ", startingAt: 0)
                          + "  " + pad("\(row.kbps)", 6) + "  " + pad(f(median(intact), "%.1f"), 8)
+                         + "  " + pad("(\(last.framesIntact ?? 0)/\((last.framesSent ?? 0) - (last.framesSkippedByDoor ?? 0)))", 13)
                          + "  " + pad(f(median(runs.compactMap(\.longestFreezeMs))) + " (" + f(median(runs.compactMap(\.longestFreezeAfterStartMs))) + ")", 21)
                          + "  " + pad(f(median(runs.map(\.glassToGlassMs.p50))), 7) + "  " + pad(f(median(runs.map(\.glassToGlassMs.p95))), 7)
                          + "  " + pad(f(median(runs.compactMap { $0.queueDelayMs?.p95 })), 12) + "  " + pad(f(median(runs.compactMap { $0.uplinkDropped.map(Double.init) })), 7)
