@@ -24,33 +24,36 @@ func progress(_ text: String) { if !options.json { writeToStandardError(text + "
 
 var report = BenchReport(machine: BenchReport.machineDescription(), duration: options.duration, latency: options.latency,
                          sink: options.sink + (options.screens.map { ", wall display \($0)" } ?? ""), jitter: options.jitter, calls: [], idle: nil, scale: nil)
+/// Prints the report and ends: a section run on its own (`--uplink`, `--scale`, …).
+@MainActor func printReport() -> Never {
+    print(options.json ? report.json() : report.table())
+    exit(0)
+}
+/// The options with `seconds` per call unless `--duration` was given.
+@MainActor func withDefaultDuration(_ seconds: Double) -> BenchOptions {
+    var adjusted = options
+    if !CommandLine.arguments.contains("--duration") { adjusted.duration = seconds }
+    return adjusted
+}
 do {
     if options.uplink {
-        var uplinkOptions = options
-        if !CommandLine.arguments.contains("--duration") { uplinkOptions.duration = 15 }
-        report.uplink = try UplinkBenchmark(options: uplinkOptions).run(progress: progress)
-        print(options.json ? report.json() : report.table())
-        exit(0)
+        report.uplink = try UplinkBenchmark(options: withDefaultDuration(15)).run(progress: progress)
+        printReport()
     }
     if options.scaleOnly {
         progress("calls at once, up to \(options.scaleMax)…")
         report.scale = try ScaleBenchmark(maxCalls: options.scaleMax, duration: options.duration,
                                           pipelines: options.scalePipelines, repeats: options.repeats).run(progress: progress)
-        print(options.json ? report.json() : report.table())
-        exit(0)
+        printReport()
     }
     if options.network {
-        var networkOptions = options
-        if !CommandLine.arguments.contains("--duration") { networkOptions.duration = 6 }
-        report.network = try NetworkBenchmark(options: networkOptions).run(progress: progress)
-        print(options.json ? report.json() : report.table())
-        exit(0)
+        report.network = try NetworkBenchmark(options: withDefaultDuration(6)).run(progress: progress)
+        printReport()
     }
     if options.wallLatency {
         let sizes = options.resolutionGiven ? options.resolutions : [(640, 480), (1280, 720)]
         report.wallLatency = try WallLatencyBenchmark(options: options, sizes: sizes).run(progress: progress)
-        print(options.json ? report.json() : report.table())
-        exit(0)
+        printReport()
     }
     for codec in options.codecs {
         for (width, height) in options.resolutions {

@@ -75,4 +75,37 @@ final class UplinkTests: XCTestCase {
         XCTAssertFalse(settled.isEmpty)
         XCTAssertLessThan(Double(settled.reduce(0, +)) / Double(max(1, settled.count)), 600, "it settles under the uplink")
     }
+
+    /// Every packet lost for 2 s (a router rebooting): the call goes on, the
+    /// door halves its rate while no feedback comes, and the picture returns.
+    func testAfterATwoSecondBlackoutThePictureReturns() throws {
+        let harness = try CallHarness(door: { door in
+            door.stampTime = true
+            door.adaptsToFeedback = true
+            door.network.uplinkKbps = 1000
+            door.network.outageAt = 3
+            door.network.outageMilliseconds = 2000
+        }) { options in
+            options.answerMode = .auto
+            options.hangupAfter = 10
+            options.media.measure = true
+            options.media.videoSink = "fakesink qos=true max-lateness=20000000"
+        }
+        defer { harness.stop() }
+        harness.door.ring()
+        var rates: [(time: Double, kbps: Int)] = []
+        waitUntil("measurements", timeout: 30) {
+            if !harness.door.encoderRates.isEmpty { rates = harness.door.encoderRates }
+            return harness.count("measurements") == 1
+        }
+        let figures = try XCTUnwrap(harness.lastEvent("measurements"))
+        let intact = figures["framesIntact"] as? Int ?? 0
+        let sent = figures["framesSent"] as? Int ?? 0
+        let freeze = figures["longestFreezeMs"] as? Double ?? 0
+        print("2 s blackout: \(intact)/\(sent) intact, longest freeze \(freeze) ms, encoder kbit/s \(rates.map(\.kbps))")
+        XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup", "the call went on to its end")
+        XCTAssertGreaterThanOrEqual(freeze, 1500, "the blackout froze the picture")
+        XCTAssertLessThan(freeze, 2000 + 2500, "and it came back")
+        XCTAssertGreaterThan(Double(intact) / Double(max(1, sent)), 0.6)
+    }
 }
