@@ -36,7 +36,7 @@ public final class MediaRelay: Sendable {
     }
 
     struct State {
-        var endpoints: [String: Endpoint] = [:]
+        var endpoints: [UInt64: Endpoint] = [:]
         var uplink: UplinkBottleneck?
         var queue: [Queued] = []
         var packetsFromDoor = 0
@@ -106,7 +106,8 @@ public final class MediaRelay: Sendable {
 
     // MARK: - Sockets
 
-    static func key(_ address: sockaddr_in) -> String { "\(address.sin_addr.s_addr):\(address.sin_port)" }
+    /// An address and port as one number (looked up for every packet).
+    static func key(_ address: sockaddr_in) -> UInt64 { UInt64(address.sin_addr.s_addr) << 16 | UInt64(address.sin_port) }
 
     private func endpoint(host: String, port: UInt16, side: Side) -> Endpoint? {
         var address = sockaddr_in()

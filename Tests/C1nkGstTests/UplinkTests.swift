@@ -42,12 +42,14 @@ final class UplinkTests: XCTestCase {
         XCTAssertEqual(RepairWindow.milliseconds(forRepairRoundTrip: 300, configured: 600), 600, "never below what the user asked for")
     }
 
-    func testDoorAdaptsToA600KbitUplink() throws {
+    /// A measured 10 s call from an adapting door behind `network`: the
+    /// answerer's figures and the encoder's targets as the feedback moved them.
+    private func adaptingCall(_ network: (inout NetworkImpairment) -> Void) throws
+        -> (figures: [String: Any], rates: [(time: Double, kbps: Int)], uplink: UplinkBottleneck?, ended: String?) {
         let harness = try CallHarness(door: { door in
             door.stampTime = true
             door.adaptsToFeedback = true
-            door.network.uplinkKbps = 600
-            door.network.uplinkQueueMilliseconds = 200
+            network(&door.network)
         }) { options in
             options.answerMode = .auto
             options.hangupAfter = 10
@@ -62,12 +64,20 @@ final class UplinkTests: XCTestCase {
             return harness.count("measurements") == 1
         }
         let figures = try XCTUnwrap(harness.lastEvent("measurements"))
+        return (figures, rates, harness.door.uplink, harness.lastEvent("ended")?["reason"] as? String)
+    }
+
+    func testDoorAdaptsToA600KbitUplink() throws {
+        let (figures, rates, uplink, _) = try adaptingCall { network in
+            network.uplinkKbps = 600
+            network.uplinkQueueMilliseconds = 200
+        }
         let intact = figures["framesIntact"] as? Int ?? 0
         let sent = figures["framesSent"] as? Int ?? 0
-        let uplink = try XCTUnwrap(harness.door.uplink)
+        let router = try XCTUnwrap(uplink)
         print("600 kbit/s uplink: \(intact)/\(sent) intact, longest freeze \(figures["longestFreezeMs"] ?? "?") ms, "
               + "glass-to-glass \(figures["glassToGlassMs"] ?? "?"), encoder kbit/s \(rates.map(\.kbps)), "
-              + "\(uplink.dropped) of \(uplink.forwarded + uplink.dropped) packets dropped at the router")
+              + "\(router.dropped) of \(router.forwarded + router.dropped) packets dropped at the router")
         XCTAssertGreaterThan(sent, 200)
         XCTAssertGreaterThanOrEqual(Double(intact) / Double(max(1, sent)), 0.9)
         XCTAssertGreaterThan(rates.count, 2, "the encoder followed the feedback")
@@ -79,31 +89,16 @@ final class UplinkTests: XCTestCase {
     /// Every packet lost for 2 s (a router rebooting): the call goes on, the
     /// door halves its rate while no feedback comes, and the picture returns.
     func testAfterATwoSecondBlackoutThePictureReturns() throws {
-        let harness = try CallHarness(door: { door in
-            door.stampTime = true
-            door.adaptsToFeedback = true
-            door.network.uplinkKbps = 1000
-            door.network.outageAt = 3
-            door.network.outageMilliseconds = 2000
-        }) { options in
-            options.answerMode = .auto
-            options.hangupAfter = 10
-            options.media.measure = true
-            options.media.videoSink = "fakesink qos=true max-lateness=20000000"
+        let (figures, rates, _, ended) = try adaptingCall { network in
+            network.uplinkKbps = 1000
+            network.outageAt = 3
+            network.outageMilliseconds = 2000
         }
-        defer { harness.stop() }
-        harness.door.ring()
-        var rates: [(time: Double, kbps: Int)] = []
-        waitUntil("measurements", timeout: 30) {
-            if !harness.door.encoderRates.isEmpty { rates = harness.door.encoderRates }
-            return harness.count("measurements") == 1
-        }
-        let figures = try XCTUnwrap(harness.lastEvent("measurements"))
         let intact = figures["framesIntact"] as? Int ?? 0
         let sent = figures["framesSent"] as? Int ?? 0
         let freeze = figures["longestFreezeMs"] as? Double ?? 0
         print("2 s blackout: \(intact)/\(sent) intact, longest freeze \(freeze) ms, encoder kbit/s \(rates.map(\.kbps))")
-        XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup", "the call went on to its end")
+        XCTAssertEqual(ended, "hangup", "the call went on to its end")
         XCTAssertGreaterThanOrEqual(freeze, 1500, "the blackout froze the picture")
         XCTAssertLessThan(freeze, 2000 + 2500, "and it came back")
         XCTAssertGreaterThan(Double(intact) / Double(max(1, sent)), 0.6)

@@ -56,7 +56,8 @@ public struct FeedbackRate: Sendable {
             if receivedKbps > 0 { kbps = min(kbps, max(before, 1.5 * receivedKbps)) }
         }
         kbps = min(max(kbps, minimumKbps), maximumKbps)
-        guard abs(kbps - reported) >= 0.05 * reported || (kbps != before && (kbps == minimumKbps || kbps == maximumKbps) && kbps != reported) else {
+        // The encoder is told of a move of 5 % or more, or of reaching a bound.
+        guard abs(kbps - reported) >= 0.05 * reported || ((kbps == minimumKbps || kbps == maximumKbps) && kbps != reported) else {
             return nil
         }
         reported = kbps

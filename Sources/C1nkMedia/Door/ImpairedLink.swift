@@ -93,18 +93,6 @@ final class ImpairedLink: @unchecked Sendable {
     private func keeps(_ buffer: UnsafeMutablePointer<GstBuffer>) -> Bool {
         var header = [UInt8](repeating: 0, count: 2)
         guard gst_buffer_extract(buffer, 0, &header, 2) == 2, header[0] >> 6 == 2 else { return true }
-        if spacesRetransmissions, let original = Self.originalSequenceNumber(buffer) {
-            let payloadType = header[1] & 0x7f
-            let now = g_get_monotonic_time()
-            let repeated: Bool = lock.withLock {
-                guard repairPayloadTypes.contains(payloadType) else { return false }
-                if let last = lastRetransmission[original], now - last < Self.retransmissionSpacing { return true }
-                lastRetransmission[original] = now
-                if lastRetransmission.count > 4096 { lastRetransmission = lastRetransmission.filter { now - $0.value < Self.retransmissionSpacing } }
-                return false
-            }
-            if repeated { return false }
-        }
         let payloadType = header[1] & 0x7f
         let now = g_get_monotonic_time()
         lock.lock()
@@ -119,6 +107,11 @@ final class ImpairedLink: @unchecked Sendable {
             }
         }
         if repairPayloadTypes.contains(payloadType) {
+            if spacesRetransmissions, let original = Self.originalSequenceNumber(buffer) {
+                if let last = lastRetransmission[original], now - last < Self.retransmissionSpacing { return false }
+                lastRetransmission[original] = now
+                if lastRetransmission.count > 4096 { lastRetransmission = lastRetransmission.filter { now - $0.value < Self.retransmissionSpacing } }
+            }
             counts.retransmissions += 1
             return true
         }
