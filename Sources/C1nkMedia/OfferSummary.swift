@@ -93,7 +93,8 @@ package struct OfferSummary: Equatable {
             while let value = gst_sdp_media_get_attribute_val_n(media, "extmap", n) {
                 // "3 http://…" or "3/sendrecv http://…"
                 let parts = String(cString: value).split(separator: " ")
-                if parts.count >= 2, let id = Int(parts[0].split(separator: "/")[0]), (1...14).contains(id) {
+                if parts.count >= 2, let id = parts[0].split(separator: "/", omittingEmptySubsequences: false).first.flatMap({ Int($0) }),
+                   (1...14).contains(id) {
                     extensions[id] = String(parts[1])
                 }
                 n += 1

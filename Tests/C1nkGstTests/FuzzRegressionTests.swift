@@ -44,6 +44,18 @@ final class FuzzRegressionTests: XCTestCase {
         assertNoCriticals(offer)
     }
 
+    /// crash-3c6fa960…: an `a=extmap:/` (no id before the direction's slash)
+    /// indexed an empty split.
+    func testAnExtmapWithoutAnIdIsIgnored() throws {
+        let offer = "v=0\r\no=- 1 0 IN IP4 0.0.0.0\r\ns=-\r\nt=0 0\r\nm=video 9 UDP/TLS/RTP/SAVPF 96\r\n"
+            + "c=IN IP4 0.0.0.0\r\na=mid:0\r\na=rtpmap:96 VP8/90000\r\na=rtcp-fb:96 transport-cc\r\n"
+            + "a=extmap:/ 4drecv\r\na=extmap:/\r\na=extmap:\u{a1}\u{a1} x\r\n"
+            + "a=extmap:3/recvonly http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r\n"
+        assertNoCriticals(offer)
+        let summary = try OfferSummary(sdp: offer)
+        XCTAssertEqual(summary.lines.first?.transportWideCCExtension, 3, "the well-formed one is kept")
+    }
+
     func testSeedCorpusRunsClean() throws {
         let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
             .appendingPathComponent("../../Fuzz/corpus").standardized.path
