@@ -15,7 +15,7 @@ let package = Package(
     name: "c1nk-gst",
     products: [
         // The library, layer by layer (import the layers you need).
-        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
                                             "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
@@ -25,6 +25,12 @@ let package = Package(
         .library(name: "gstc1nk", type: .dynamic, targets: ["GstC1nk"]),
     ],
     targets: [
+        // The GLib half of the C shim: GLib, GObject, GIO, libsoup (no GStreamer).
+        .systemLibrary(
+            name: "CGLib",
+            pkgConfig: "glib-2.0 gobject-2.0 gio-2.0 gio-unix-2.0 libsoup-3.0",
+            providers: [.apt(["libglib2.0-dev", "libsoup-3.0-dev"])]
+        ),
         // The C shim: module map and a header of static inline helpers for what
         // Swift cannot call (macros, casts, variadic functions).
         .systemLibrary(
@@ -45,8 +51,11 @@ let package = Package(
             resources: [.copy("display.pipeline"), .copy("record.pipeline"),
                         .copy("display-record.pipeline"), .copy("audio.pipeline")]
         ),
-        // The GLib bridge: the only Swift that touches raw callbacks (GLib, GStreamer, libsoup).
-        .target(name: "C1nkGLib", dependencies: ["CGStreamer"]),
+        // The GLib bridge, in two halves, the only Swift that touches raw callbacks and pointers.
+        // Its GStreamer-free half: the main context, timers and the clock, sockets, logs.
+        .target(name: "C1nkGLibBase", dependencies: ["CGLib"]),
+        // Its GStreamer half: owning wrappers (elements, bins, pads, caps, buffers), probes, buses.
+        .target(name: "C1nkGLib", dependencies: ["CGLib", "CGStreamer", "C1nkGLibBase"]),
         // The wire protocol: Codable messages, the codec, protocol errors. Foundation only.
         .target(name: "C1nkProtocol", swiftSettings: []),
         // The call as a pure state machine (events in, actions out) and its typed events.

@@ -1,9 +1,11 @@
+@_exported import C1nkGLibBase
 import CGStreamer
 
 /// Process-wide GStreamer set-up.
 public enum GStreamer {
     private static let once: Void = {
         gst_init(nil, nil)
+        Log.destination = GStreamerLog.shared
         // autovideosink would try the DirectFB sink on a machine with no
         // display, and DirectFB crashes the process when it is not set up.
         if let directFB = gst_element_factory_find("dfbvideosink") {

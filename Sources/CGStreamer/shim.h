@@ -5,6 +5,8 @@
 #define C1NK_SHIM_H
 
 #define GST_USE_UNSTABLE_API 1
+/* GLib, GObject, GIO, libsoup and the helpers over them (the CGLib module). */
+#include "../CGLib/glib_shim.h"
 #include <glib.h>
 #include <glib-unix.h>
 #include <glib-object.h>
@@ -16,7 +18,6 @@
 #include <gst/sdp/sdp.h>
 #include <gst/video/video.h>
 #include <gst/webrtc/webrtc.h>
-#include <libsoup/soup.h>
 #include <gst/controller/controller.h>
 #include <gst/video/navigation.h>
 #include <cairo.h>
@@ -24,24 +25,6 @@
 #include <gdk-pixbuf/gdk-pixbuf.h>
 #include <linux/input.h>
 #include <sys/ioctl.h>
-
-/* ---- GObject signals: g_signal_connect is a macro, emission is variadic ---- */
-
-static inline gulong c1nk_signal_connect(gpointer instance, const char *signal,
-                                         gpointer handler, gpointer data,
-                                         GClosureNotify destroy) {
-  return g_signal_connect_data(instance, signal, (GCallback)handler, data, destroy, 0);
-}
-
-static inline void c1nk_emit_pointer_pointer(gpointer instance, const char *signal,
-                                             gpointer a, gpointer b) {
-  g_signal_emit_by_name(instance, signal, a, b);
-}
-
-static inline void c1nk_emit_uint_string(gpointer instance, const char *signal,
-                                         guint a, const char *b) {
-  g_signal_emit_by_name(instance, signal, a, b);
-}
 
 /* "get-transceivers" returns a GArray of GstWebRTCRTPTransceiver*. */
 static inline GArray *c1nk_emit_get_transceivers(gpointer webrtcbin) {
@@ -109,43 +92,6 @@ static inline gboolean c1nk_twcc_stats(gpointer session, double *bitrate_sent, d
   return ok && sent > 0;
 }
 
-static inline gboolean c1nk_emit_string_returns_bool(gpointer instance, const char *signal,
-                                                     const char *value) {
-  gboolean ok = FALSE;
-  g_signal_emit_by_name(instance, signal, value, &ok);
-  return ok;
-}
-
-/* ---- GObject properties of types Swift cannot set through strings ---- */
-
-static inline void c1nk_object_set_pointer(gpointer object, const char *name, gpointer value) {
-  g_object_set(object, name, value, NULL);
-}
-
-static inline gpointer c1nk_object_get_object(gpointer object, const char *name) {
-  gpointer value = NULL;
-  g_object_get(object, name, &value, NULL);
-  return value;
-}
-
-static inline gint c1nk_object_get_int(gpointer object, const char *name) {
-  gint value = 0;
-  g_object_get(object, name, &value, NULL);
-  return value;
-}
-
-static inline gchar *c1nk_object_get_string(gpointer object, const char *name) {
-  gchar *value = NULL;
-  g_object_get(object, name, &value, NULL);
-  return value;
-}
-
-static inline gboolean c1nk_object_has_property(gpointer object, const char *name) {
-  return g_object_class_find_property(G_OBJECT_GET_CLASS(object), name) != NULL;
-}
-
-static inline GType c1nk_object_type(gpointer object) { return G_OBJECT_TYPE(object); }
-
 /* ---- GStreamer debug categories: GST_CAT_* and gst_debug_log are macros/variadic ---- */
 
 static inline GstDebugCategory *c1nk_debug_category_new(const char *name, const char *description) {
@@ -156,12 +102,6 @@ static inline void c1nk_debug_log(GstDebugCategory *category, GstDebugLevel leve
                                   const char *file, const char *function, gint line,
                                   const char *message) {
   gst_debug_log(category, level, file, function, line, NULL, "%s", message);
-}
-
-/* ---- libsoup: soup_server_new is variadic ---- */
-
-static inline SoupServer *c1nk_soup_server_new(const char *server_header) {
-  return soup_server_new("server-header", server_header, NULL);
 }
 
 /* ---- Buffers and video frames: macros in the headers ---- */
@@ -297,18 +237,6 @@ static inline gulong c1nk_untimed_stamp_add_probe(GstPad *pad) {
                            c1nk_untimed_stamp_probe, state, g_free);
 }
 
-/* ThreadSanitizer annotations (no-ops unless the TSan runtime is linked:
- * the symbols are weak). GLib's GMutex is a futex, invisible to TSan, so an
- * object made on one thread and handed to a streaming thread through a GLib
- * or GStreamer lock (a pad probe, a signal) looks unordered. The maker calls
- * c1nk_tsan_release(object) once it is complete, the streaming side
- * c1nk_tsan_acquire(object) before reading it: that declares exactly the
- * hand-off the C lock performs, and no more. */
-extern void __tsan_acquire(void *addr) __attribute__((weak));
-extern void __tsan_release(void *addr) __attribute__((weak));
-static inline void c1nk_tsan_acquire(const void *addr) { if (__tsan_acquire) __tsan_acquire((void *)addr); }
-static inline void c1nk_tsan_release(const void *addr) { if (__tsan_release) __tsan_release((void *)addr); }
-
 /* Starts an aggregator's output (audiomixer's) at `position`, a running
  * time, in a fresh time segment: what start-time-selection=set promises.
  * That property is applied when the first input buffer arrives; a live
@@ -322,16 +250,5 @@ static inline void c1nk_aggregator_start_at(GstElement *element, GstClockTime po
     segment.position = position;
     gst_aggregator_update_segment(GST_AGGREGATOR(element), &segment);
 }
-
-/* Returns the free memory at the top of glibc's heaps (every arena) to the
- * system: malloc_trim(0). Returns 1 if some was released. */
-#include <malloc.h>
-static inline int c1nk_malloc_trim(void) { return malloc_trim(0); }
-/* At most `count` malloc arenas (mallopt M_ARENA_MAX), for threads yet to allocate. */
-static inline int c1nk_malloc_arena_max(int count) { return mallopt(M_ARENA_MAX, count); }
-/* Bytes allocated with malloc and not freed (small chunks and mmapped ones). */
-static inline size_t c1nk_malloc_in_use(void) { struct mallinfo2 m = mallinfo2(); return m.uordblks + m.hblkhd; }
-/* Bytes malloc holds from the system (every arena, and mmapped chunks). */
-static inline size_t c1nk_malloc_held(void) { struct mallinfo2 m = mallinfo2(); return m.arena + m.hblkhd; }
 
 #endif

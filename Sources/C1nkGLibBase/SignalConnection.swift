@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// A GObject signal handler backed by a Swift closure; disconnects when
 /// released. This file and its siblings in `GLib/` are the only Swift that

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 import Glibc
 
 /// Runs a closure on the main context when the process receives a Unix signal

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 import FoundationEssentials
 import Glibc
 

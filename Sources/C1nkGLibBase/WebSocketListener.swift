@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// A WebSocket endpoint on libsoup's `SoupServer`, listening on loopback only
 /// (IPv4), with TLS when given a certificate. Each accepted connection reaches
@@ -17,7 +17,6 @@ package final class WebSocketListener {
     ///   - onConnection: the new connection and the peer's address.
     package init(port: UInt16, path: String, tlsCertificate: (certificate: String, key: String)?,
                  onConnection: @escaping (WebSocketConnection, String) -> Void) throws {
-        GStreamer.initialize()
         let server = c1nk_soup_server_new("c1nk-gst")!
         self.server = server
         AsyncCallback.addWebSocketHandler(server, path: path) { raw, host in

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// A `GError` turned into a Swift error, keeping domain, code and message.
 public struct GLibError: Error, CustomStringConvertible {

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// Calls a closure on the main context (`MainContext`) when a file descriptor is readable
 /// or writable (`g_unix_fd_add`). The handler returns false to stop watching;

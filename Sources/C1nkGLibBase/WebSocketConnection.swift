@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// One open WebSocket (client or server side) over libsoup, delivering text
 /// frames, refused frames and the close on the main context.

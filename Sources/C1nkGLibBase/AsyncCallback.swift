@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// Adapts Swift closures to the C callback types of GIO and libsoup that are
 /// not signals: `GAsyncReadyCallback` and `SoupServerWebsocketCallback`.

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// The one place where c1nk-gst serialises events.
 ///
@@ -33,19 +33,19 @@ public enum MainContext {
     }
 
     /// Attaches `source` to the context (taking over the caller's reference) and returns its id.
-    static func attach(_ source: UnsafeMutablePointer<GSource>) -> guint {
+    package static func attach(_ source: UnsafeMutablePointer<GSource>) -> guint {
         defer { g_source_unref(source) }
         return g_source_attach(source, context)
     }
 
     /// Removes the source `id` from the context (`g_source_remove` only looks in the default one).
-    static func remove(_ id: guint) {
+    package static func remove(_ id: guint) {
         guard id != 0, let source = g_main_context_find_source_by_id(context, id) else { return }
         g_source_destroy(source)
     }
 
     /// Attaches a watch of `fd` (`g_unix_fd_add` on the library's context) and returns its id.
-    static func attachDescriptorWatch(_ fd: Int32, _ condition: GIOCondition, _ dispatch: GUnixFDSourceFunc,
+    package static func attachDescriptorWatch(_ fd: Int32, _ condition: GIOCondition, _ dispatch: GUnixFDSourceFunc,
                                       _ data: gpointer, _ destroy: GDestroyNotify) -> guint {
         let source = g_unix_fd_source_new(fd, condition)!
         g_source_set_callback(source, unsafeBitCast(dispatch, to: GSourceFunc.self), data, destroy)
@@ -114,7 +114,7 @@ public enum MainContext {
 }
 
 /// Carries a Swift value through a C `gpointer`.
-final class ClosureBox<T> {
-    let value: T
-    init(_ value: T) { self.value = value }
+package final class ClosureBox<T> {
+    package let value: T
+    package init(_ value: T) { self.value = value }
 }

@@ -1,4 +1,4 @@
-import CGStreamer
+import CGLib
 
 /// A one-shot or repeating timer on the main context (`MainContext`).
 /// Cancelled when `cancel()` is called or the timer is released.
@@ -39,7 +39,7 @@ public final class GLibTimer {
     deinit { cancel() }
 }
 
-final class WeakBox<T: AnyObject> {
-    weak var object: T?
-    init(_ object: T) { self.object = object }
+package final class WeakBox<T: AnyObject> {
+    package weak var object: T?
+    package init(_ object: T) { self.object = object }
 }
