@@ -94,6 +94,8 @@ let package = Package(
                           dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
                                          "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
+        // The GLib bridge's own tests: the clock, the owning wrappers.
+        .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
         // Protocol and call tests: no GStreamer in their build.
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),

@@ -9,19 +9,19 @@ import CGStreamer
 /// The owner keeps the order of its own teardown: `release` runs the
 /// owner's steps around the fixed ones (see `release(detach:afterNull:)`).
 /// Main context only.
-final class OwnedPipeline {
-    let element: UnsafeMutablePointer<GstElement>
+public final class OwnedPipeline {
+    public let element: UnsafeMutablePointer<GstElement>
     private var busWatch: BusWatch?
     /// Whether `release` ran: the element must not be touched any more.
-    private(set) var isReleased = false
+    public private(set) var isReleased = false
 
     /// Takes the caller's (non-floating) reference to `element`.
-    init(adopting element: UnsafeMutablePointer<GstElement>) {
+    public init(adopting element: UnsafeMutablePointer<GstElement>) {
         self.element = element
     }
 
     /// A new, empty pipeline called `name`.
-    convenience init(named name: String) {
+    public convenience init(named name: String) {
         let pipeline = gst_pipeline_new(name)!
         gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
         self.init(adopting: pipeline)
@@ -29,36 +29,39 @@ final class OwnedPipeline {
 
     /// The pipeline of a description with `values` filled in (errors name the
     /// file, line and element), called `name`.
-    convenience init(_ description: PipelineDescription, values: [String: String], name: String) throws {
+    public convenience init(_ description: PipelineDescription, values: [String: String], name: String) throws {
         self.init(adopting: try description.build(values))
         gst_object_set_name(UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self), name)
     }
 
     deinit { release() }
 
-    var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self) }
+    public var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self) }
+
+    /// The pipeline as an owning `Bin` (a reference of its own).
+    public var pipeline: Bin { Bin(retaining: element) }
 
     /// Watches the bus on the main context until `release` (one watch; a
     /// second call replaces the first).
-    func watchBus(_ handler: @escaping BusWatch.Handler) {
+    public func watchBus(_ handler: @escaping BusWatch.Handler) {
         busWatch?.remove()
         busWatch = BusWatch(element, handler)
     }
 
     /// Sets PLAYING; false when the state change failed at once.
     @discardableResult
-    func start() -> Bool { setState(GST_STATE_PLAYING) }
+    public func start() -> Bool { setState(GST_STATE_PLAYING) }
 
     /// Sets a state; false when the change failed at once.
     @discardableResult
-    func setState(_ state: GstState) -> Bool {
+    public func setState(_ state: GstState) -> Bool {
         guard !isReleased else { return false }
         return gst_element_set_state(element, state) != GST_STATE_CHANGE_FAILURE
     }
 
     /// Takes the first error waiting on the bus (a failed start leaves it
     /// there: the watch has not run yet), described for the user.
-    func takeError() -> String? {
+    public func takeError() -> String? {
         guard !isReleased, let bus = gst_element_get_bus(element) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
         guard let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) else { return nil }
@@ -67,7 +70,7 @@ final class OwnedPipeline {
     }
 
     /// Asks the pipeline's sinks to take the latency again (after a latency message).
-    func recalculateLatency() {
+    public func recalculateLatency() {
         guard !isReleased else { return }
         gst_bin_recalculate_latency(bin)
     }
@@ -76,7 +79,7 @@ final class OwnedPipeline {
     /// `detach` (the owner's signals and probes), the bus watch removed, the
     /// pipeline set to NULL, `afterNull` (what the owner held inside it), and
     /// the pipeline's reference dropped.
-    func release(detach: () -> Void = {}, afterNull: () -> Void = {}) {
+    public func release(detach: () -> Void = {}, afterNull: () -> Void = {}) {
         guard !isReleased else { return }
         isReleased = true
         detach()

@@ -66,6 +66,19 @@ static inline gboolean c1nk_object_has_property(gpointer object, const char *nam
 
 static inline GType c1nk_object_type(gpointer object) { return G_OBJECT_TYPE(object); }
 
+/* ---- GValue types by property: the G_TYPE_* constants are macros ---- */
+
+static inline GType c1nk_property_type(gpointer object, const char *name) {
+  GParamSpec *spec = g_object_class_find_property(G_OBJECT_GET_CLASS(object), name);
+  return spec ? spec->value_type : G_TYPE_INVALID;
+}
+static inline GType c1nk_type_int64(void) { return G_TYPE_INT64; }
+static inline GType c1nk_type_double(void) { return G_TYPE_DOUBLE; }
+static inline GType c1nk_type_boolean(void) { return G_TYPE_BOOLEAN; }
+static inline GType c1nk_type_string(void) { return G_TYPE_STRING; }
+static inline gboolean c1nk_type_is_object(GType type) { return g_type_is_a(type, G_TYPE_OBJECT); }
+static inline gboolean c1nk_object_is_a(gpointer object, GType type) { return G_TYPE_CHECK_INSTANCE_TYPE(object, type); }
+
 /* ---- libsoup: soup_server_new is variadic ---- */
 
 static inline SoupServer *c1nk_soup_server_new(const char *server_header) {

@@ -92,6 +92,12 @@ static inline gboolean c1nk_twcc_stats(gpointer session, double *bitrate_sent, d
   return ok && sent > 0;
 }
 
+/* ---- GStreamer type checks: GST_TYPE_* and GST_IS_* are macros ---- */
+
+static inline GType c1nk_type_bin(void) { return GST_TYPE_BIN; }
+static inline GType c1nk_type_caps(void) { return GST_TYPE_CAPS; }
+static inline GType c1nk_type_element(void) { return GST_TYPE_ELEMENT; }
+
 /* ---- GStreamer debug categories: GST_CAT_* and gst_debug_log are macros/variadic ---- */
 
 static inline GstDebugCategory *c1nk_debug_category_new(const char *name, const char *description) {
