@@ -229,8 +229,8 @@ public final class Answerer {
         switch action {
         case .emit(let event):
             emitted(event)
-        case .send(let message):
-            signaller.send(message)
+        case .signal(let intent):
+            signaller.send(intent)
         case .startRingtone:
             guard let source = options.ringtone, let speaker else { return }
             do {

@@ -5,7 +5,8 @@ extension CallMachine {
     public enum Action: Equatable, Sendable {
         /// An event for the user / the events file.
         case emit(CallEvent)
-        case send(ClientMessage)
+        /// Something for the signaling server to hear (the `Signaller` puts it in its dialect).
+        case signal(SignalIntent)
         case startRingtone
         case stopRingtone
         /// Start a fresh media session answering `offer` (replacing any current

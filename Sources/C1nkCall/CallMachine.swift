@@ -1,8 +1,9 @@
 import C1nkProtocol
 
 /// The call flow of seed 000 §5 mapped to Linux, as a plain value: events in,
-/// actions out, no GStreamer, no sockets, no clock. The answerer performs the
-/// actions; tests drive every event through every state.
+/// actions out (signaling intents among them, in no server's dialect), no
+/// GStreamer, no sockets, no clock. The answerer performs the actions; tests
+/// drive every event through every state.
 ///
 /// Rules it keeps:
 /// - a ring is signalled to the user (`ringing`, ringtone) before any network
@@ -84,7 +85,7 @@ public struct CallMachine: Equatable, Sendable {
             call = Call(callId: callId, doorName: doorName)
             // Ringing first, then the network and media work.
             return [.emit(.ringing(callId: callId, doorName: doorName)), .startRingtone,
-                    .send(.join(callId: callId)), .startTimer(.connect, callId: callId)]
+                    .signal(.join(callId: callId)), .startTimer(.connect, callId: callId)]
 
         case let .joinOk(callId):
             guard let current = call, current.callId == callId else { return [] }
@@ -109,7 +110,7 @@ public struct CallMachine: Equatable, Sendable {
         case let .answerCreated(callId, sdp):
             guard let current = call, current.callId == callId else { return [] }
             call?.answerSent = true
-            var actions: [Action] = [.send(.answer(callId: callId, sdp: sdp))]
+            var actions: [Action] = [.signal(.sendAnswer(callId: callId, sdp: sdp))]
             if current.phase == .ringing && current.acceptPending {
                 actions += accept()
             }
@@ -117,7 +118,7 @@ public struct CallMachine: Equatable, Sendable {
 
         case let .localCandidate(callId, candidate):
             guard isCurrent(callId) else { return [] }
-            return [.send(.ice(callId: callId, candidate: candidate))]
+            return [.signal(.sendCandidate(callId: callId, candidate: candidate))]
 
         case let .mediaConnected(callId):
             guard let current = call, current.callId == callId, !current.mediaConnected else { return [] }
@@ -143,7 +144,7 @@ public struct CallMachine: Equatable, Sendable {
 
         case let .mediaFailed(callId, reason):
             guard let current = call, current.callId == callId else { return [] }
-            return [.send(leaveMessage(current)), .emit(.error(callId: callId, message: reason))]
+            return [.signal(leaving(current)), .emit(.error(callId: callId, message: reason))]
                 + end(.mediaFailed)
 
         case let .doorOpenOk(callId):
@@ -166,7 +167,7 @@ public struct CallMachine: Equatable, Sendable {
             let ours = callId == current.callId || (callId == nil && current.rejoinPending)
             guard ours else { return [] }
             if current.rejoinPending {
-                return [.send(leaveMessage(current))] + end(.lost)
+                return [.signal(leaving(current))] + end(.lost)
             }
             // Media flowing peer to peer is the call: it goes on. Otherwise give
             // the server a grace period to recover (an offer, a connection).
@@ -185,8 +186,8 @@ public struct CallMachine: Equatable, Sendable {
             // first, then repeat an open-door that may have died with the socket.
             call?.joined = false
             call?.rejoinPending = true
-            var actions: [Action] = [.send(.join(callId: current.callId)), .startTimer(.rejoin, callId: current.callId)]
-            if current.doorOpenPending { actions.append(.send(.openDoor(callId: current.callId))) }
+            var actions: [Action] = [.signal(.join(callId: current.callId)), .startTimer(.rejoin, callId: current.callId)]
+            if current.doorOpenPending { actions.append(.signal(.openDoor(callId: current.callId))) }
             return actions
 
         case .userAccept:
@@ -198,7 +199,7 @@ public struct CallMachine: Equatable, Sendable {
         case .userReject, .userHangup:
             guard let current = call else { return [] }
             let reason: EndReason = current.phase == .accepted ? .hangup : .rejected
-            return [.send(leaveMessage(current))] + end(reason)
+            return [.signal(leaving(current))] + end(reason)
 
         case .userOpenDoor:
             guard let current = call else { return [] }
@@ -211,7 +212,7 @@ public struct CallMachine: Equatable, Sendable {
             }
             guard !current.doorOpenPending else { return [] }
             call?.doorOpenPending = true
-            return [.send(.openDoor(callId: current.callId)), .startTimer(.doorOpen, callId: current.callId)]
+            return [.signal(.openDoor(callId: current.callId)), .startTimer(.doorOpen, callId: current.callId)]
 
         case .userMute(let muted):
             // Also while ringing: the user may mute before picking up.
@@ -224,7 +225,7 @@ public struct CallMachine: Equatable, Sendable {
 
         case .shutdown:
             guard let current = call else { return [] }
-            return [.send(leaveMessage(current))] + end(.shutdown)
+            return [.signal(leaving(current))] + end(.shutdown)
         }
     }
 
@@ -232,24 +233,24 @@ public struct CallMachine: Equatable, Sendable {
         switch timer {
         case .connect:
             guard !current.mediaConnected else { return [] }
-            return [.send(leaveMessage(current))] + end(current.everConnected ? .lost : .noConnection)
+            return [.signal(leaving(current))] + end(current.everConnected ? .lost : .noConnection)
         case .rejoin:
             guard current.rejoinPending else { return [] }
-            return [.send(leaveMessage(current))] + end(.lost)
+            return [.signal(leaving(current))] + end(.lost)
         case .doorOpen:
             guard current.doorOpenPending else { return [] }
             call?.doorOpenPending = false
             return [.emit(.doorOpenFailed(callId: current.callId, reason: .noReply))]
         case .serverErrorGrace:
             guard current.serverErrorPending, !current.mediaConnected else { return [] }
-            return [.send(leaveMessage(current))] + end(.serverError)
+            return [.signal(leaving(current))] + end(.serverError)
         }
     }
 
     private func isCurrent(_ callId: String) -> Bool { call?.callId == callId }
 
     /// `reject` before the user accepted, `hangup` after.
-    private func leaveMessage(_ call: Call) -> ClientMessage {
+    private func leaving(_ call: Call) -> SignalIntent {
         call.phase == .accepted ? .hangup(callId: call.callId) : .reject(callId: call.callId)
     }
 
@@ -257,7 +258,7 @@ public struct CallMachine: Equatable, Sendable {
         guard let current = call else { return [] }
         call?.phase = .accepted
         call?.acceptPending = false
-        return [.stopRingtone, .send(.accept(callId: current.callId)), .enableAudio(callId: current.callId),
+        return [.stopRingtone, .signal(.accept(callId: current.callId)), .enableAudio(callId: current.callId),
                 .emit(.accepted(callId: current.callId)), .callAccepted(callId: current.callId)]
     }
 
