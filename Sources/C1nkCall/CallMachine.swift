@@ -1,9 +1,12 @@
 import C1nkProtocol
 
-/// The call flow of seed 000 §5 mapped to Linux, as a plain value: events in,
-/// actions out (signaling intents among them, in no server's dialect), no
-/// GStreamer, no sockets, no clock. The answerer performs the actions; tests
-/// drive every event through every state.
+/// The app's side of a door call: a ring (`incoming`) rings the user and
+/// joins the call, the door's offer gets our answer and candidates, the user
+/// accepts or rejects, may open the door once accepted, and the call ends on
+/// either side's hangup. A plain value: events in, actions out (signaling
+/// intents among them, in no server's dialect), no GStreamer, no sockets, no
+/// clock. The answerer performs the actions; tests drive every event through
+/// every state.
 ///
 /// Rules it keeps:
 /// - a ring is signalled to the user (`ringing`, ringtone) before any network

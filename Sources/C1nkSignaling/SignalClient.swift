@@ -2,8 +2,8 @@ import C1nkCall
 import C1nkGLib
 import C1nkProtocol
 
-/// The app's connection to the C1nk signaling server (seed 000 §7.1), in its
-/// dialect (each call intent as the `ClientMessage` of `C1nkDialect.swift`).
+/// The app's connection to the C1nk signaling server, in its dialect (each
+/// call intent as the `ClientMessage` of `C1nkDialect.swift`).
 ///
 /// Says `hello` after every connect, keeps the link alive with `ping` and a
 /// `pong` watchdog, reconnects with exponential backoff, and queues what the
