@@ -64,7 +64,7 @@ let package = Package(
         .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
-        .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol"], swiftSettings: []),
+        .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
         // The answering core shared by the command and the plugin.
         .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling"],
                 swiftSettings: []),

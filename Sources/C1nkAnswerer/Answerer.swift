@@ -25,7 +25,7 @@ public final class Answerer {
         public var hangupAfter: Double?
         /// Stop after this many calls have ended.
         public var exitAfterCalls: Int?
-        /// No WebRTC connection this long after a ring ends the call (seed: 10 s);
+        /// No WebRTC connection this long after a ring ends the call;
         /// media lost this long mid-call ends it `lost`.
         public var connectTimeout: Double = 10
         /// No `join-ok` this long after a rejoin ends the call `lost`.
@@ -229,8 +229,8 @@ public final class Answerer {
         switch action {
         case .emit(let event):
             emitted(event)
-        case .send(let message):
-            signaller.send(message)
+        case .signal(let intent):
+            signaller.send(intent)
         case .startRingtone:
             guard let source = options.ringtone, let speaker else { return }
             do {

@@ -1,8 +1,12 @@
 import C1nkProtocol
 
-/// The call flow of seed 000 §5 mapped to Linux, as a plain value: events in,
-/// actions out, no GStreamer, no sockets, no clock. The answerer performs the
-/// actions; tests drive every event through every state.
+/// The app's side of a door call: a ring (`incoming`) rings the user and
+/// joins the call, the door's offer gets our answer and candidates, the user
+/// accepts or rejects, may open the door once accepted, and the call ends on
+/// either side's hangup. A plain value: events in, actions out (signaling
+/// intents among them, in no server's dialect), no GStreamer, no sockets, no
+/// clock. The answerer performs the actions; tests drive every event through
+/// every state.
 ///
 /// Rules it keeps:
 /// - a ring is signalled to the user (`ringing`, ringtone) before any network
@@ -49,86 +53,6 @@ public struct CallMachine: Equatable, Sendable {
         public var serverErrorPending = false
     }
 
-    /// The timers the answerer runs for the call in progress.
-    public enum Timer: String, Equatable, Sendable, CaseIterable {
-        /// No WebRTC connection this long after the ring or after media was lost.
-        case connect
-        /// No `join-ok` this long after a rejoin.
-        case rejoin
-        /// No `door-open-ok` this long after `open-door`.
-        case doorOpen
-        /// A server `error` for our call, while media is not flowing.
-        case serverErrorGrace
-    }
-
-    public enum Event: Equatable, Sendable {
-        // From the server
-        case incoming(callId: String, doorName: String)
-        case joinOk(callId: String)
-        case offer(callId: String, sdp: String)
-        case remoteCandidate(callId: String, candidate: IceCandidate)
-        case doorOpenOk(callId: String)
-        case callEnd(callId: String, reason: String)
-        /// An `error` from the server, with the call it names (if any).
-        case serverError(callId: String?, message: String)
-        /// The signaling socket dropped.
-        case signalingLost
-        /// The signaling socket came back after a drop (hello already sent).
-        case signalingReconnected
-        // From the media session
-        case answerCreated(callId: String, sdp: String)
-        case localCandidate(callId: String, candidate: IceCandidate)
-        case mediaConnected(callId: String)
-        /// The peer connection went to disconnected, failed or closed after it
-        /// had connected.
-        case mediaDisconnected(callId: String)
-        case firstFrame(callId: String)
-        case mediaFailed(callId: String, reason: String)
-        // From the user
-        case userAccept
-        case userReject
-        case userHangup
-        case userOpenDoor
-        case userMute(Bool)
-        // From timers
-        case timeout(Timer, callId: String)
-        /// The process is stopping (SIGINT/SIGTERM).
-        case shutdown
-    }
-
-    /// Why a call ended, as the `ended` event's `reason`.
-    public enum EndReason: String, Equatable, Sendable {
-        case hangup, rejected, remote, answeredElsewhere = "answered-elsewhere"
-        case noConnection = "no-connection", mediaFailed = "media-failed", lost
-        case serverError = "server-error", shutdown
-    }
-
-    public enum Action: Equatable, Sendable {
-        /// An event for the user / the events file.
-        case emit(CallEvent)
-        case send(ClientMessage)
-        case startRingtone
-        case stopRingtone
-        /// Start a fresh media session answering `offer` (replacing any current
-        /// one: webrtcbin 1.22 has no ICE restart). Audio stays off unless
-        /// `audioEnabled`.
-        case startMedia(callId: String, offer: String, audioEnabled: Bool)
-        case addRemoteCandidate(callId: String, candidate: IceCandidate)
-        case stopMedia(callId: String)
-        /// The user accepted: microphone and door audio on.
-        case enableAudio(callId: String)
-        case setMicrophoneMuted(Bool)
-        /// (Re)starts one timer; it comes back as `.timeout(timer, callId)`.
-        case startTimer(Timer, callId: String)
-        case cancelTimer(Timer)
-        /// The call is over: every timer of `startTimer` goes.
-        case cancelTimers
-        /// Counts seconds for `--open-door-after` / `--hangup-after`.
-        case callAccepted(callId: String)
-        /// The user's command was refused; tell them why.
-        case refuse(String)
-    }
-
     public private(set) var call: Call?
     /// The callIds this process has seen ring, the last `rememberedCallIds`
     /// of them; a repeat `incoming` is ignored. Bounded: an answerer runs
@@ -164,7 +88,7 @@ public struct CallMachine: Equatable, Sendable {
             call = Call(callId: callId, doorName: doorName)
             // Ringing first, then the network and media work.
             return [.emit(.ringing(callId: callId, doorName: doorName)), .startRingtone,
-                    .send(.join(callId: callId)), .startTimer(.connect, callId: callId)]
+                    .signal(.join(callId: callId)), .startTimer(.connect, callId: callId)]
 
         case let .joinOk(callId):
             guard let current = call, current.callId == callId else { return [] }
@@ -189,7 +113,7 @@ public struct CallMachine: Equatable, Sendable {
         case let .answerCreated(callId, sdp):
             guard let current = call, current.callId == callId else { return [] }
             call?.answerSent = true
-            var actions: [Action] = [.send(.answer(callId: callId, sdp: sdp))]
+            var actions: [Action] = [.signal(.sendAnswer(callId: callId, sdp: sdp))]
             if current.phase == .ringing && current.acceptPending {
                 actions += accept()
             }
@@ -197,7 +121,7 @@ public struct CallMachine: Equatable, Sendable {
 
         case let .localCandidate(callId, candidate):
             guard isCurrent(callId) else { return [] }
-            return [.send(.ice(callId: callId, candidate: candidate))]
+            return [.signal(.sendCandidate(callId: callId, candidate: candidate))]
 
         case let .mediaConnected(callId):
             guard let current = call, current.callId == callId, !current.mediaConnected else { return [] }
@@ -223,7 +147,7 @@ public struct CallMachine: Equatable, Sendable {
 
         case let .mediaFailed(callId, reason):
             guard let current = call, current.callId == callId else { return [] }
-            return [.send(leaveMessage(current)), .emit(.error(callId: callId, message: reason))]
+            return [.signal(leaving(current)), .emit(.error(callId: callId, message: reason))]
                 + end(.mediaFailed)
 
         case let .doorOpenOk(callId):
@@ -246,7 +170,7 @@ public struct CallMachine: Equatable, Sendable {
             let ours = callId == current.callId || (callId == nil && current.rejoinPending)
             guard ours else { return [] }
             if current.rejoinPending {
-                return [.send(leaveMessage(current))] + end(.lost)
+                return [.signal(leaving(current))] + end(.lost)
             }
             // Media flowing peer to peer is the call: it goes on. Otherwise give
             // the server a grace period to recover (an offer, a connection).
@@ -265,8 +189,8 @@ public struct CallMachine: Equatable, Sendable {
             // first, then repeat an open-door that may have died with the socket.
             call?.joined = false
             call?.rejoinPending = true
-            var actions: [Action] = [.send(.join(callId: current.callId)), .startTimer(.rejoin, callId: current.callId)]
-            if current.doorOpenPending { actions.append(.send(.openDoor(callId: current.callId))) }
+            var actions: [Action] = [.signal(.join(callId: current.callId)), .startTimer(.rejoin, callId: current.callId)]
+            if current.doorOpenPending { actions.append(.signal(.openDoor(callId: current.callId))) }
             return actions
 
         case .userAccept:
@@ -278,7 +202,7 @@ public struct CallMachine: Equatable, Sendable {
         case .userReject, .userHangup:
             guard let current = call else { return [] }
             let reason: EndReason = current.phase == .accepted ? .hangup : .rejected
-            return [.send(leaveMessage(current))] + end(reason)
+            return [.signal(leaving(current))] + end(reason)
 
         case .userOpenDoor:
             guard let current = call else { return [] }
@@ -291,7 +215,7 @@ public struct CallMachine: Equatable, Sendable {
             }
             guard !current.doorOpenPending else { return [] }
             call?.doorOpenPending = true
-            return [.send(.openDoor(callId: current.callId)), .startTimer(.doorOpen, callId: current.callId)]
+            return [.signal(.openDoor(callId: current.callId)), .startTimer(.doorOpen, callId: current.callId)]
 
         case .userMute(let muted):
             // Also while ringing: the user may mute before picking up.
@@ -304,7 +228,7 @@ public struct CallMachine: Equatable, Sendable {
 
         case .shutdown:
             guard let current = call else { return [] }
-            return [.send(leaveMessage(current))] + end(.shutdown)
+            return [.signal(leaving(current))] + end(.shutdown)
         }
     }
 
@@ -312,24 +236,24 @@ public struct CallMachine: Equatable, Sendable {
         switch timer {
         case .connect:
             guard !current.mediaConnected else { return [] }
-            return [.send(leaveMessage(current))] + end(current.everConnected ? .lost : .noConnection)
+            return [.signal(leaving(current))] + end(current.everConnected ? .lost : .noConnection)
         case .rejoin:
             guard current.rejoinPending else { return [] }
-            return [.send(leaveMessage(current))] + end(.lost)
+            return [.signal(leaving(current))] + end(.lost)
         case .doorOpen:
             guard current.doorOpenPending else { return [] }
             call?.doorOpenPending = false
             return [.emit(.doorOpenFailed(callId: current.callId, reason: .noReply))]
         case .serverErrorGrace:
             guard current.serverErrorPending, !current.mediaConnected else { return [] }
-            return [.send(leaveMessage(current))] + end(.serverError)
+            return [.signal(leaving(current))] + end(.serverError)
         }
     }
 
     private func isCurrent(_ callId: String) -> Bool { call?.callId == callId }
 
     /// `reject` before the user accepted, `hangup` after.
-    private func leaveMessage(_ call: Call) -> ClientMessage {
+    private func leaving(_ call: Call) -> SignalIntent {
         call.phase == .accepted ? .hangup(callId: call.callId) : .reject(callId: call.callId)
     }
 
@@ -337,7 +261,7 @@ public struct CallMachine: Equatable, Sendable {
         guard let current = call else { return [] }
         call?.phase = .accepted
         call?.acceptPending = false
-        return [.stopRingtone, .send(.accept(callId: current.callId)), .enableAudio(callId: current.callId),
+        return [.stopRingtone, .signal(.accept(callId: current.callId)), .enableAudio(callId: current.callId),
                 .emit(.accepted(callId: current.callId)), .callAccepted(callId: current.callId)]
     }
 

@@ -1,4 +1,5 @@
-/// Messages the app sends to the C1nk signaling server (seed 000 §4.1).
+/// Messages the app sends to the C1nk signaling server: the app protocol,
+/// one JSON object per text frame, its `type` naming it (docs/protocol.md).
 public enum ClientMessage: WireMessage, Equatable {
     /// After every (re)connect. `role` is "app" for us.
     case hello(role: String = "app", deviceId: String, voipToken: String, bundleId: String)

@@ -1,4 +1,4 @@
-/// One ICE candidate in the seed's JSON shape:
+/// One ICE candidate in the app protocol's JSON shape:
 /// `{"candidate": "...", "sdpMid": "0", "sdpMLineIndex": 0}`.
 public struct IceCandidate: Codable, Equatable, Sendable {
     public var candidate: String
@@ -14,7 +14,7 @@ public struct IceCandidate: Codable, Equatable, Sendable {
     public func encode(to encoder: Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(candidate, forKey: .candidate)
-        // sdpMid is written even when null: browsers and the seed always carry it.
+        // sdpMid is written even when null: the field is always there, as browsers write it.
         try container.encode(sdpMid, forKey: .sdpMid)
         try container.encode(sdpMLineIndex, forKey: .sdpMLineIndex)
     }

@@ -1,4 +1,5 @@
-/// Messages the C1nk signaling server sends to the app (seed 000 §4.2).
+/// Messages the C1nk signaling server sends to the app: the app protocol,
+/// one JSON object per text frame, its `type` naming it (docs/protocol.md).
 ///
 /// Fields the app needs to act on (`callId`, `sdp`, `candidate`) are required;
 /// descriptive ones (`doorName`, `reason`, `message`) fall back to a default
@@ -19,7 +20,7 @@ public enum ServerMessage: WireMessage, Equatable {
     case error(message: String, callId: String? = nil)
     case pong
 
-    /// The seed's fallback name for a door that did not say its name.
+    /// The name a door that did not say its name goes by ("Vchod", the entrance).
     public static let defaultDoorName = "Vchod"
 
     public var type: String {

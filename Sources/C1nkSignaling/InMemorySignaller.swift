@@ -1,19 +1,22 @@
+import C1nkCall
 import C1nkProtocol
 
-/// A `Signaller` with no socket: what the answerer sends is kept in `sent`,
-/// and the test plays the server by calling `connect()`, `receive(_:)` and
-/// `drop(_:)`. Everything happens at once, on the caller's thread.
+/// A `Signaller` with no socket and no dialect: the intents the answerer
+/// sends are kept in `sent`, as intents, and the test plays the server by
+/// calling `connect()`, `receive(_:)` and `drop(_:)` (a test that needs the
+/// wire messages puts them in the C1nk dialect, `ClientMessage(intent)`).
+/// Everything happens at once, on the caller's thread.
 public final class InMemorySignaller: Signaller {
     public let serverURL: String
     public var onEvent: ((SignalEvent) -> Void)?
-    /// Every message sent while connected, in order.
-    public private(set) var sent: [ClientMessage] = []
-    /// Messages sent while disconnected; they go out (into `sent`) on the next `connect()`.
-    public private(set) var queued: [ClientMessage] = []
+    /// Every intent sent while connected, in order.
+    public private(set) var sent: [SignalIntent] = []
+    /// Intents sent while disconnected; they go out (into `sent`) on the next `connect()`.
+    public private(set) var queued: [SignalIntent] = []
     public private(set) var isStarted = false
     public private(set) var isConnected = false
-    /// Called with each message as it goes out (a test's server answers here).
-    public var onSend: ((ClientMessage) -> Void)?
+    /// Called with each intent as it goes out (a test's server answers here).
+    public var onSend: ((SignalIntent) -> Void)?
 
     public init(serverURL: String = "memory://c1nk") { self.serverURL = serverURL }
 
@@ -25,10 +28,10 @@ public final class InMemorySignaller: Signaller {
         queued.removeAll()
     }
 
-    public func send(_ message: ClientMessage) {
-        guard isConnected else { return queued.append(message) }
-        sent.append(message)
-        onSend?(message)
+    public func send(_ intent: SignalIntent) {
+        guard isConnected else { return queued.append(intent) }
+        sent.append(intent)
+        onSend?(intent)
     }
 
     // MARK: - The test's side

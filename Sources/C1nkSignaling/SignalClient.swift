@@ -1,8 +1,9 @@
+import C1nkCall
 import C1nkGLib
 import C1nkProtocol
 
-
-/// The app's connection to the C1nk signaling server (seed 000 §7.1).
+/// The app's connection to the C1nk signaling server, in its dialect (each
+/// call intent as the `ClientMessage` of `C1nkDialect.swift`).
 ///
 /// Says `hello` after every connect, keeps the link alive with `ping` and a
 /// `pong` watchdog, reconnects with exponential backoff, and queues what the
@@ -91,8 +92,17 @@ public final class SignalClient: Signaller {
         unconfirmed.removeAll()
     }
 
+    /// Says `intent` in the C1nk dialect: now if connected, otherwise once
+    /// connected again, after the next `hello`.
+    public func send(_ intent: SignalIntent) {
+        send(message: ClientMessage(intent))
+    }
+
     /// Sends now if connected, otherwise queues until after the next `hello`.
-    public func send(_ message: ClientMessage) {
+    /// What the app says comes through here (an intent, or a message that is
+    /// no call's such as `register-token`); the client's own `hello` and
+    /// `ping` go straight to the socket.
+    func send(message: ClientMessage) {
         if let socket, socket.isOpen {
             transmit(message, on: socket)
         } else {

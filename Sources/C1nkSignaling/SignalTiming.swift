@@ -1,5 +1,6 @@
-/// The intervals of the signaling client. The defaults are the seed's
-/// (000 §7.1); tests inject short ones.
+/// The intervals of the signaling client. The defaults are the C1nk
+/// client's: a `ping` every 25 s, the socket dropped after 40 s with no
+/// `pong`, reconnects after 1 s doubling up to 30 s. Tests inject short ones.
 public struct SignalTiming: Equatable, Sendable {
     /// `ping` is sent this often while connected.
     public var pingInterval: Double = 25

@@ -88,8 +88,8 @@ private func actionCallId(_ action: Action) -> String? {
     case let .startMedia(id, _, _), let .addRemoteCandidate(id, _), let .stopMedia(id),
          let .enableAudio(id), let .startTimer(_, id), let .callAccepted(id):
         return id
-    case let .send(message):
-        return message.callId
+    case let .signal(intent):
+        return intent.callId
     case .startRingtone, .stopRingtone, .setMicrophoneMuted, .cancelTimer, .cancelTimers, .refuse:
         return nil
     }
@@ -128,11 +128,11 @@ private enum Script {
 
 private func ringing(_ id: String = current) -> [Action] {
     [.emit(.ringing(callId: id, doorName: door)), .startRingtone,
-     .send(.join(callId: id)), .startTimer(.connect, callId: id)]
+     .signal(.join(callId: id)), .startTimer(.connect, callId: id)]
 }
 
 private func accepting(_ id: String = current) -> [Action] {
-    [.stopRingtone, .send(.accept(callId: id)), .enableAudio(callId: id),
+    [.stopRingtone, .signal(.accept(callId: id)), .enableAudio(callId: id),
      .emit(.accepted(callId: id)), .callAccepted(callId: id)]
 }
 
@@ -184,9 +184,9 @@ private struct Harness {
                 XCTAssert(allowed.contains(id), "action for an unrelated call; \(context())", file: file, line: line)
             }
             switch action {
-            case let .send(.answer(id, _)):
+            case let .signal(.sendAnswer(id, _)):
                 answerSent.insert(id)
-            case let .send(.accept(id)):
+            case let .signal(.accept(id)):
                 XCTAssert(userAccepted.contains(id) && answerSent.contains(id),
                           "accept before the user accepted and our answer was out; \(context())", file: file, line: line)
                 XCTAssertFalse(acceptSent.contains(id), "accept sent twice; \(context())", file: file, line: line)
@@ -375,7 +375,7 @@ final class CallMachineTests: XCTestCase {
     func testAnswerCreatedSendsTheAnswer() {
         var machine = drive(Script.withMedia)
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
-                       [.send(.answer(callId: current, sdp: answerSdp))])
+                       [.signal(.sendAnswer(callId: current, sdp: answerSdp))])
     }
 
     func testCandidatesFlowBothWaysOnceThereIsMedia() {
@@ -383,7 +383,7 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.remoteCandidate(callId: current, candidate: remoteCandidate)), [],
                        "no media session to add it to yet")
         XCTAssertEqual(machine.handle(.localCandidate(callId: current, candidate: localCandidate)),
-                       [.send(.ice(callId: current, candidate: localCandidate))])
+                       [.signal(.sendCandidate(callId: current, candidate: localCandidate))])
         _ = machine.handle(.offer(callId: current, sdp: offerSdp))
         XCTAssertEqual(machine.handle(.remoteCandidate(callId: current, candidate: remoteCandidate)),
                        [.addRemoteCandidate(callId: current, candidate: remoteCandidate)])
@@ -442,7 +442,7 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.userAccept), [])
         XCTAssertEqual(machine.call?.phase, .ringing)
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
-                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+                       [.signal(.sendAnswer(callId: current, sdp: answerSdp))] + accepting())
         XCTAssertEqual(machine.call?.phase, .accepted)
         XCTAssertEqual(machine.call?.acceptPending, false)
     }
@@ -453,14 +453,14 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.offer(callId: current, sdp: offerSdp)),
                        [.startMedia(callId: current, offer: offerSdp, audioEnabled: false)])
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
-                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+                       [.signal(.sendAnswer(callId: current, sdp: answerSdp))] + accepting())
     }
 
     func testSecondAcceptTapDoesNothing() {
         var pending = drive(Script.acceptPending)
         XCTAssertEqual(pending.handle(.userAccept), [])
         XCTAssertEqual(pending.handle(.answerCreated(callId: current, sdp: answerSdp)),
-                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+                       [.signal(.sendAnswer(callId: current, sdp: answerSdp))] + accepting())
         var accepted = drive(Script.accepted)
         XCTAssertEqual(accepted.handle(.userAccept), [])
     }
@@ -475,7 +475,7 @@ final class CallMachineTests: XCTestCase {
     func testRejectBeforeAcceptSendsRejectAndEndsRejected() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.userReject),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("rejected")])
         XCTAssertNil(machine.call)
     }
@@ -483,20 +483,20 @@ final class CallMachineTests: XCTestCase {
     func testRejectBeforeAnyOfferHasNoMediaToStop() {
         var machine = drive(Script.ringing)
         XCTAssertEqual(machine.handle(.userReject),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone, ended("rejected")])
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone, ended("rejected")])
     }
 
     func testRejectWhileAcceptPendingStillRejects() {
         var machine = drive(Script.acceptPending)
         XCTAssertEqual(machine.handle(.userReject),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("rejected")])
     }
 
     func testHangupBeforeAcceptIsAReject() {
         var machine = drive(Script.withMedia)
         XCTAssertEqual(machine.handle(.userHangup),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("rejected")])
     }
 
@@ -504,7 +504,7 @@ final class CallMachineTests: XCTestCase {
         for event in [Event.userHangup, .userReject] {
             var machine = drive(Script.acceptedConnected)
             XCTAssertEqual(machine.handle(event),
-                           [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
+                           [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                             ended("hangup")], "\(event)")
             XCTAssertNil(machine.call)
         }
@@ -534,19 +534,19 @@ final class CallMachineTests: XCTestCase {
         for (name, script) in Script.all {
             var machine = drive(script)
             let actions = machine.handle(.callEnd(callId: current, reason: "door-hangup"))
-            XCTAssertFalse(actions.contains { if case .send = $0 { true } else { false } }, name)
+            XCTAssertFalse(actions.contains { if case .signal = $0 { true } else { false } }, name)
         }
     }
 
     func testMediaFailedLeavesReportsAndEnds() {
         var ringingMachine = drive(Script.withMedia)
         XCTAssertEqual(ringingMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
-                       [.send(.reject(callId: current)),
+                       [.signal(.reject(callId: current)),
                         .emit(.error(callId: current, message: "dtls failed")),
                         .cancelTimers, .stopRingtone, .stopMedia(callId: current), ended("media-failed")])
         var acceptedMachine = drive(Script.acceptedConnected)
         XCTAssertEqual(acceptedMachine.handle(.mediaFailed(callId: current, reason: "dtls failed")),
-                       [.send(.hangup(callId: current)),
+                       [.signal(.hangup(callId: current)),
                         .emit(.error(callId: current, message: "dtls failed")),
                         .cancelTimers, .stopMedia(callId: current), ended("media-failed")])
     }
@@ -565,10 +565,10 @@ final class CallMachineTests: XCTestCase {
     func testConnectTimeoutWhileRingingRejectsWithNoConnection() {
         var bare = drive(Script.ringing)
         XCTAssertEqual(bare.handle(.timeout(.connect, callId: current)),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone, ended("no-connection")])
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone, ended("no-connection")])
         var withMedia = drive(Script.answerSent)
         XCTAssertEqual(withMedia.handle(.timeout(.connect, callId: current)),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("no-connection")])
         XCTAssertNil(withMedia.call)
     }
@@ -576,7 +576,7 @@ final class CallMachineTests: XCTestCase {
     func testConnectTimeoutAfterAcceptHangsUpWithNoConnection() {
         var machine = drive(Script.accepted)
         XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)),
-                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
+                       [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                         ended("no-connection")])
     }
 
@@ -616,7 +616,7 @@ final class CallMachineTests: XCTestCase {
             var machine = drive(script)
             let before = machine.call
             XCTAssertEqual(machine.handle(.signalingReconnected),
-                           [.send(.join(callId: current)), .startTimer(.rejoin, callId: current)])
+                           [.signal(.join(callId: current)), .startTimer(.rejoin, callId: current)])
             XCTAssertEqual(machine.call?.joined, false, "join-ok is awaited again")
             var expected = before
             expected?.joined = false
@@ -642,7 +642,7 @@ final class CallMachineTests: XCTestCase {
                        [.startMedia(callId: current, offer: "v=0 restart", audioEnabled: true),
                         .startTimer(.connect, callId: current)])
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
-                       [.send(.answer(callId: current, sdp: answerSdp))], "answer only: the call is already accepted")
+                       [.signal(.sendAnswer(callId: current, sdp: answerSdp))], "answer only: the call is already accepted")
         XCTAssertEqual(machine.handle(.mediaConnected(callId: current)),
                        [.cancelTimer(.connect), .emit(.mediaConnected(callId: current))],
                        "media resumed")
@@ -662,14 +662,14 @@ final class CallMachineTests: XCTestCase {
                         .startTimer(.connect, callId: current)])
         XCTAssertEqual(machine.handle(.userAccept), [])
         XCTAssertEqual(machine.handle(.answerCreated(callId: current, sdp: answerSdp)),
-                       [.send(.answer(callId: current, sdp: answerSdp))] + accepting())
+                       [.signal(.sendAnswer(callId: current, sdp: answerSdp))] + accepting())
     }
 
     func testConnectTimeoutAfterAFailedReofferEndsTheCallLost() {
         var machine = drive(Script.acceptedConnected)
         _ = machine.handle(.offer(callId: current, sdp: "v=0 restart"))
         XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)),
-                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
+                       [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                         ended("lost")], "it had connected: lost, not no-connection")
     }
 
@@ -678,7 +678,7 @@ final class CallMachineTests: XCTestCase {
     func testRejoinWithNoJoinOkInTimeEndsTheCallLost() {
         var machine = drive(Script.rejoining)
         XCTAssertEqual(machine.handle(.timeout(.rejoin, callId: current)),
-                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
+                       [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
         XCTAssertNil(machine.call)
     }
 
@@ -686,7 +686,7 @@ final class CallMachineTests: XCTestCase {
         for callId in [current, nil] {
             var machine = drive(Script.rejoining)
             XCTAssertEqual(machine.handle(.serverError(callId: callId, message: "unknown call")),
-                           [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
+                           [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
         }
         var other = drive(Script.rejoining)
         XCTAssertEqual(other.handle(.serverError(callId: foreign, message: "unknown call")), [], "not about our call")
@@ -697,7 +697,7 @@ final class CallMachineTests: XCTestCase {
         XCTAssertEqual(machine.handle(.mediaDisconnected(callId: current)), [.startTimer(.connect, callId: current)])
         XCTAssertEqual(machine.handle(.mediaDisconnected(callId: current)), [], "once")
         XCTAssertEqual(machine.handle(.timeout(.connect, callId: current)),
-                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
+                       [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("lost")])
 
         var recovers = drive(Script.mediaLost)
         XCTAssertEqual(recovers.handle(.mediaConnected(callId: current)),
@@ -726,7 +726,7 @@ final class CallMachineTests: XCTestCase {
                        [.startTimer(.serverErrorGrace, callId: current)])
         XCTAssertEqual(machine.handle(.serverError(callId: current, message: "again")), [], "one grace period")
         XCTAssertEqual(machine.handle(.timeout(.serverErrorGrace, callId: current)),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone, .stopMedia(callId: current),
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone, .stopMedia(callId: current),
                         ended("server-error")])
     }
 
@@ -754,7 +754,7 @@ final class CallMachineTests: XCTestCase {
     func testShutdownWhileRingingRejects() {
         var machine = drive(Script.answerSent)
         XCTAssertEqual(machine.handle(.shutdown),
-                       [.send(.reject(callId: current)), .cancelTimers, .stopRingtone,
+                       [.signal(.reject(callId: current)), .cancelTimers, .stopRingtone,
                         .stopMedia(callId: current), ended("shutdown")])
         XCTAssertNil(machine.call)
     }
@@ -762,7 +762,7 @@ final class CallMachineTests: XCTestCase {
     func testShutdownAfterAcceptHangsUp() {
         var machine = drive(Script.acceptedConnected)
         XCTAssertEqual(machine.handle(.shutdown),
-                       [.send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
+                       [.signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current),
                         ended("shutdown")])
     }
 
@@ -804,7 +804,7 @@ final class CallMachineTests: XCTestCase {
         for script in [Script.accepted, Script.acceptedConnected] {
             var machine = drive(script)
             XCTAssertEqual(machine.handle(.userOpenDoor),
-                           [.send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)])
+                           [.signal(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)])
             XCTAssertEqual(machine.handle(.userOpenDoor), [], "already asked")
             XCTAssertEqual(machine.handle(.doorOpenOk(callId: current)),
                            [.cancelTimer(.doorOpen), .emit(.doorOpened(callId: current))])
@@ -818,25 +818,25 @@ final class CallMachineTests: XCTestCase {
                        [.emit(.doorOpenFailed(callId: current, reason: .noReply))])
         XCTAssertEqual(machine.call?.phase, .accepted)
         XCTAssertEqual(machine.handle(.userOpenDoor),
-                       [.send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)], "may try again")
+                       [.signal(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current)], "may try again")
     }
 
     func testOpenDoorWhileTheSocketIsDownIsNotQueued() {
         var machine = drive(Script.signalingDown)
         let actions = machine.handle(.userOpenDoor)
-        XCTAssertFalse(actions.contains { if case .send = $0 { true } else { false } }, "\(actions)")
+        XCTAssertFalse(actions.contains { if case .signal = $0 { true } else { false } }, "\(actions)")
         XCTAssertEqual(actions.first, .emit(.doorOpenFailed(callId: current, reason: .notConnected)))
         XCTAssertTrue(actions.contains { if case .refuse = $0 { true } else { false } })
         // Back online: nothing of it goes out with the rejoin.
         XCTAssertEqual(machine.handle(.signalingReconnected),
-                       [.send(.join(callId: current)), .startTimer(.rejoin, callId: current)])
+                       [.signal(.join(callId: current)), .startTimer(.rejoin, callId: current)])
     }
 
     func testRejoinSendsAnOpenDoorStillAwaitingItsReplyAfterTheJoin() {
         var machine = drive(Script.doorOpening + [.signalingLost])
         XCTAssertEqual(machine.handle(.signalingReconnected),
-                       [.send(.join(callId: current)), .startTimer(.rejoin, callId: current),
-                        .send(.openDoor(callId: current))])
+                       [.signal(.join(callId: current)), .startTimer(.rejoin, callId: current),
+                        .signal(.openDoor(callId: current))])
     }
 
     func testDoorOpenOkIsShown() {
@@ -861,16 +861,16 @@ final class CallMachineTests: XCTestCase {
         }
         XCTAssertEqual(actions, ringing() + [
             .startMedia(callId: current, offer: offerSdp, audioEnabled: false),
-            .send(.ice(callId: current, candidate: localCandidate)),
+            .signal(.sendCandidate(callId: current, candidate: localCandidate)),
             .addRemoteCandidate(callId: current, candidate: remoteCandidate),
-            .send(.answer(callId: current, sdp: answerSdp)),
+            .signal(.sendAnswer(callId: current, sdp: answerSdp)),
         ] + accepting() + [
             .cancelTimer(.connect), .emit(.mediaConnected(callId: current)),
             .emit(.firstFrame(callId: current)),
-            .send(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current),
+            .signal(.openDoor(callId: current)), .startTimer(.doorOpen, callId: current),
             .cancelTimer(.doorOpen), .emit(.doorOpened(callId: current)),
             .setMicrophoneMuted(true),
-            .send(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("hangup"),
+            .signal(.hangup(callId: current)), .cancelTimers, .stopMedia(callId: current), ended("hangup"),
         ])
         harness.shutDownAndCheckEveryRingEnded()
     }

@@ -77,12 +77,12 @@ final class AnswererFlowTests: XCTestCase {
         XCTAssertNil(answerer.command("a"))
         XCTAssertFalse(signaller.sent.contains(.accept(callId: "c1")))
         session.answer("v=0 answer")
-        XCTAssertEqual(signaller.sent.suffix(2), [.answer(callId: "c1", sdp: "v=0 answer"), .accept(callId: "c1")])
+        XCTAssertEqual(signaller.sent.suffix(2), [.sendAnswer(callId: "c1", sdp: "v=0 answer"), .accept(callId: "c1")])
         XCTAssertTrue(session.audioEnabled)
         XCTAssertEqual(last(.accepted), .accepted(callId: "c1"))
 
         session.onLocalCandidate?(candidate)
-        XCTAssertEqual(signaller.sent.last, .ice(callId: "c1", candidate: candidate))
+        XCTAssertEqual(signaller.sent.last, .sendCandidate(callId: "c1", candidate: candidate))
         signaller.receive(.ice(callId: "c1", candidate: candidate))
         XCTAssertEqual(session.remoteCandidates, [candidate])
 

@@ -38,7 +38,7 @@ final class InMemoryServer {
         let events = EventLog()
         let answerer = Answerer(signaller: signaller, options: CallHarness.answererOptions(), events: events,
                                 makeMedia: media.make)
-        signaller.onSend = { [unowned self] message in self.deliver(.fromApp(deviceId: deviceId, message)) }
+        signaller.onSend = { [unowned self] intent in self.deliver(.fromApp(deviceId: deviceId, ClientMessage(intent))) }
         let app = App(answerer: answerer, signaller: signaller, media: media, events: events)
         apps[deviceId] = app
         answerer.start()

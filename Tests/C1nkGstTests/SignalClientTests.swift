@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import C1nkCall
 @testable import C1nkGLib
 @testable import C1nkLocal
 @testable import C1nkProtocol
@@ -200,7 +201,7 @@ final class SignalClientTests: XCTestCase {
         XCTAssertEqual(client.unconfirmedCount, 1)
         server.dropAppConnections()
         waitUntil("disconnected") { recorder.disconnectCount == 1 }
-        client.send(.answer(callId: "c1", sdp: "v=0 queued")) // while the socket is down
+        client.send(.sendAnswer(callId: "c1", sdp: "v=0 queued")) // while the socket is down
         wire.removeAll()
         server.answersPings = true
         waitUntil("reconnected and resent") { wire.count >= 4 }
@@ -240,7 +241,7 @@ final class SignalClientTests: XCTestCase {
         XCTAssertEqual(recorder.protocolErrors, expected)
 
         // …and a normal exchange still works on the same connection.
-        client.send(.registerToken(deviceId: client.configuration.deviceId, voipToken: "", bundleId: "eu.c1nk.app"))
+        client.send(message: .registerToken(deviceId: client.configuration.deviceId, voipToken: "", bundleId: "eu.c1nk.app"))
         waitUntil("token-ok") { recorder.contains(.tokenOk) }
         XCTAssertEqual(recorder.disconnectCount, 0)
         client.stop()
@@ -271,8 +272,8 @@ final class SignalClientTests: XCTestCase {
             a.messages.contains { if case .offer = $0 { return true } else { return false } }
                 && b.messages.contains { if case .offer = $0 { return true } else { return false } }
         }
-        alice.send(.answer(callId: callId, sdp: "alice-answer"))
-        alice.send(.ice(callId: callId, candidate: IceCandidate(candidate: "candidate:a", sdpMid: "0", sdpMLineIndex: 0)))
+        alice.send(.sendAnswer(callId: callId, sdp: "alice-answer"))
+        alice.send(.sendCandidate(callId: callId, candidate: IceCandidate(candidate: "candidate:a", sdpMid: "0", sdpMLineIndex: 0)))
         waitUntil("the door gets alice's answer and candidate") {
             door.received.contains { if case .answer(_, _, "alice-answer") = $0 { return true } else { return false } }
                 && door.received.contains { if case .ice = $0 { return true } else { return false } }

@@ -2,7 +2,7 @@ import Foundation
 import XCTest
 @testable import C1nkProtocol
 
-/// The codec against the JSON of seed 000 §4, literally.
+/// The codec against the app protocol's JSON (docs/protocol.md), literally.
 final class WireCodecTests: XCTestCase {
     private func json(_ text: String) -> NSDictionary {
         try! JSONSerialization.jsonObject(with: Data(text.utf8)) as! NSDictionary
@@ -14,7 +14,7 @@ final class WireCodecTests: XCTestCase {
         XCTAssertEqual(try WireCodec.decode(ClientMessage.self, from: literal).get(), message, file: file, line: line)
     }
 
-    func testAppMessagesMatchTheSeed() {
+    func testAppMessagesMatchTheAppProtocol() {
         assertEncodes(.hello(deviceId: "D", voipToken: "", bundleId: "eu.c1nk.app"), as: """
         {
           "type": "hello",
