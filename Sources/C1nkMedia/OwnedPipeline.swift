@@ -9,8 +9,8 @@ import CGStreamer
 /// The owner keeps the order of its own teardown: `release` runs the
 /// owner's steps around the fixed ones (see `release(detach:afterNull:)`).
 /// Main context only.
-final class OwnedPipeline {
-    let element: UnsafeMutablePointer<GstElement>
+package final class OwnedPipeline {
+    package let element: UnsafeMutablePointer<GstElement>
     private var busWatch: BusWatch?
     /// Whether `release` ran: the element must not be touched any more.
     private(set) var isReleased = false
@@ -21,7 +21,7 @@ final class OwnedPipeline {
     }
 
     /// A new, empty pipeline called `name`.
-    convenience init(named name: String) {
+    package convenience init(named name: String) {
         let pipeline = gst_pipeline_new(name)!
         gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
         self.init(adopting: pipeline)
@@ -36,18 +36,18 @@ final class OwnedPipeline {
 
     deinit { release() }
 
-    var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self) }
+    package var bin: UnsafeMutablePointer<GstBin> { UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstBin.self) }
 
     /// Watches the bus on the main context until `release` (one watch; a
     /// second call replaces the first).
-    func watchBus(_ handler: @escaping BusWatch.Handler) {
+    package func watchBus(_ handler: @escaping BusWatch.Handler) {
         busWatch?.remove()
         busWatch = BusWatch(element, handler)
     }
 
     /// Sets PLAYING; false when the state change failed at once.
     @discardableResult
-    func start() -> Bool { setState(GST_STATE_PLAYING) }
+    package func start() -> Bool { setState(GST_STATE_PLAYING) }
 
     /// Sets a state; false when the change failed at once.
     @discardableResult
@@ -76,7 +76,7 @@ final class OwnedPipeline {
     /// `detach` (the owner's signals and probes), the bus watch removed, the
     /// pipeline set to NULL, `afterNull` (what the owner held inside it), and
     /// the pipeline's reference dropped.
-    func release(detach: () -> Void = {}, afterNull: () -> Void = {}) {
+    package func release(detach: () -> Void = {}, afterNull: () -> Void = {}) {
         guard !isReleased else { return }
         isReleased = true
         detach()
