@@ -141,7 +141,7 @@ public final class DoorMediaSession {
     /// With `analyseBands`: (band, dBFS RMS) every 50 ms; band is "door" or "resident".
     public var onHeardBand: ((String, Double) -> Void)?
 
-    private let log = Log.media
+    private let log = Log.door
     private let pipeline: OwnedPipeline
     private let webrtc: WebRTCBin
     private var mids: [UInt32: String] = [:]
