@@ -95,6 +95,8 @@ let package = Package(
         // Protocol and call tests: no GStreamer in their build.
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
+        // The call router's tests: the router and the protocol alone, no media.
+        .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
                                    "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
