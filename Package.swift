@@ -65,12 +65,13 @@ let package = Package(
         // Running as a service: the control socket, readiness notification, recording retention.
         .target(name: "C1nkService", dependencies: ["C1nkGLib"], swiftSettings: []),
         // The local signaling server: a pure call router behind sockets, and the media relay.
-        .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkSignaling"], swiftSettings: []),
+        .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkSignaling"], exclude: ["README.md"],
+                swiftSettings: []),
         // The simulated door and its media (live or pre-encoded, its impaired link, its rate), the
         // browser door, DirectCall and EchoLoop.
         .target(name: "C1nkDoor", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling",
                                                  "C1nkLocal"],
-                swiftSettings: []),
+                exclude: ["README.md"], swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
