@@ -4,8 +4,10 @@ import PackageDescription
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
 //   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
-//   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → commands, plugin.
-// Only C1nkGLib and C1nkMedia import CGStreamer. docs/architecture.md has the map.
+//   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → C1nkDoor → commands, plugin.
+// C1nkLocal (the call router and its sockets) and C1nkSignaling stand on C1nkGLibBase, the
+// GStreamer-free half of the bridge: c1nk-gst-server links no libgstreamer.
+// docs/architecture.md has the map.
 
 /// Swift 5 language mode, for the targets whose GLib callbacks and shared
 /// state are not yet proven to the strict concurrency checker (docs/architecture.md).
@@ -16,7 +18,8 @@ let package = Package(
     products: [
         // The library, layer by layer (import the layers you need).
         .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
-                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"]),
+                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
+                                            "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -60,19 +63,24 @@ let package = Package(
         .target(name: "C1nkProtocol", swiftSettings: []),
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
-        // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
+        // webrtcbin sessions, pipelines from text, recording, probes, the display.
         .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
-        .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
+        .target(name: "C1nkSignaling", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
         // The answering core shared by the command and the plugin.
         .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling"],
                 swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
         .target(name: "C1nkService", dependencies: ["C1nkGLib"], swiftSettings: []),
-        // The local signaling server (a pure call router behind sockets) and the simulated door.
-        .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling"],
+        // The local signaling server: a pure call router behind sockets, and the media relay.
+        .target(name: "C1nkLocal", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkSignaling"], exclude: ["README.md"],
                 swiftSettings: []),
+        // The simulated door and its media (live or pre-encoded, its impaired link, its rate), the
+        // browser door, DirectCall and EchoLoop.
+        .target(name: "C1nkDoor", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling",
+                                                 "C1nkLocal"],
+                exclude: ["README.md"], swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
@@ -83,25 +91,28 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
-                                         "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                                         "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
-        .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLib", "C1nkLocal", "C1nkCommandLine"],
+        .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-door",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkLocal", "C1nkCommandLine"],
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-bench",
                           dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                         "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkCommandLine"],
+                                         "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
         // The GLib bridge's own tests: the clock, the owning wrappers.
         .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
         // Protocol and call tests: no GStreamer in their build.
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
+        // The call router's tests: the router and the protocol alone, no media.
+        .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                   "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                                   "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
+                                   "C1nkCommandLine"],
                     swiftSettings: swift5),
     ]
 )

@@ -4,7 +4,7 @@ import C1nkProtocol
 /// crosses the relay (`SignalServer.relay`).
 extension MediaRelay {
     /// A door's message as the app must see it; nil withholds a candidate.
-    func rewrite(_ message: DoorMessage) -> DoorMessage? {
+    package func rewrite(_ message: DoorMessage) -> DoorMessage? {
         switch message {
         case let .offer(callId, peerId, sdp):
             return .offer(callId: callId, peerId: peerId, sdp: rewrite(sdp: sdp, from: .door))
@@ -28,7 +28,7 @@ extension MediaRelay {
     }
 
     /// What the server passes on from an app, as a door behind this relay must see it.
-    func rewrite(_ message: ServerToDoorMessage) -> ServerToDoorMessage? {
+    package func rewrite(_ message: ServerToDoorMessage) -> ServerToDoorMessage? {
         switch message {
         case let .answer(callId, peerId, sdp):
             return .answer(callId: callId, peerId: peerId, sdp: rewrite(sdp: sdp, from: .app))

@@ -1,4 +1,4 @@
-import C1nkGLib
+import C1nkGLibBase
 import C1nkProtocol
 import C1nkSignaling
 import FoundationEssentials

@@ -48,7 +48,7 @@ public final class AudioOnsetProbe: @unchecked Sendable {
     public var onsets: [UInt64] { lock.withLock { times } }
 
     /// Probes the src pad of the element `name` inside `bin`; nil if there is none.
-    static func attach(to name: String, in bin: UnsafeMutablePointer<GstElement>, pad padName: String = "src", timing: Timing) -> AudioOnsetProbe? {
+    package static func attach(to name: String, in bin: UnsafeMutablePointer<GstElement>, pad padName: String = "src", timing: Timing) -> AudioOnsetProbe? {
         guard let element = Gst.find(name, in: bin) else { return nil }
         defer { gst_object_unref(UnsafeMutableRawPointer(element)) }
         guard let pad = gst_element_get_static_pad(element, padName) else { return nil }

@@ -91,7 +91,7 @@ public enum FrameStamp {
     /// Stamps every buffer passing `pad` (raw video whose first plane is
     /// 8-bit luma: I420, YV12, NV12) with the current time. For the simulated
     /// door's camera.
-    static func stampFrames(on pad: UnsafeMutablePointer<GstPad>, width: Int, height: Int) {
+    package static func stampFrames(on pad: UnsafeMutablePointer<GstPad>, width: Int, height: Int) {
         var sequence = 0
         PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
             sequence += 1

@@ -4,8 +4,8 @@ import CGStreamer
 /// which m-lines carry what, their mids, and how to send audio back.
 package struct OfferSummary: Equatable {
     package struct MediaLine: Equatable {
-        var kind: String      // "audio" or "video"
-        var mid: String?
+        package var kind: String      // "audio" or "video"
+        package var mid: String?
         /// encoding name → payload type, e.g. "OPUS" → 111
         var payloadTypes: [String: Int]
         /// The encoding of the first payload type listed: the door's preference.
@@ -15,7 +15,7 @@ package struct OfferSummary: Equatable {
         /// Encodings in the order the door lists them, repair streams (rtx, red, ulpfec) included.
         var codecs: [String] = []
         /// Every payload type → its encoding name (several RTX types may share a name).
-        var encodings: [Int: String] = [:]
+        package var encodings: [Int: String] = [:]
         /// Whether the door asks for RTCP feedback of this kind on any payload type ("nack", "nack pli", "ccm fir").
         var feedback: Set<String> = []
         /// RTP header extensions offered: id → URI (`a=extmap`).

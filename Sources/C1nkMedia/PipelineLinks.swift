@@ -2,7 +2,7 @@ import C1nkGLib
 import CGStreamer
 
 /// Walks the links of a built pipeline (main context, before or while it runs).
-enum PipelineLinks {
+package enum PipelineLinks {
     /// Elements upstream of `element` (not itself), following sink pads to
     /// their peers, stopping at (and including) elements named in `stop`.
     /// Unowned pointers: valid while the pipeline holds the elements.
@@ -52,7 +52,7 @@ enum PipelineLinks {
     }
 
     /// Every element of a bin whose factory is `factory`, recursively (unowned).
-    static func elements(of bin: UnsafeMutablePointer<GstElement>, factory: String) -> [UnsafeMutablePointer<GstElement>] {
+    package static func elements(of bin: UnsafeMutablePointer<GstElement>, factory: String) -> [UnsafeMutablePointer<GstElement>] {
         Gst.elements(of: bin).filter { Gst.factoryName($0) == factory }
     }
 

@@ -2,9 +2,9 @@ import C1nkGLib
 import CGStreamer
 
 /// Readable forms of bus messages.
-enum PipelineMessage {
+package enum PipelineMessage {
     /// "element: message (debug detail)" for an error or warning message.
-    static func describeError(_ message: UnsafeMutablePointer<GstMessage>) -> String {
+    package static func describeError(_ message: UnsafeMutablePointer<GstMessage>) -> String {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         if message.pointee.type == GST_MESSAGE_ERROR {
@@ -20,9 +20,9 @@ enum PipelineMessage {
 }
 
 /// Reads the `level` element's messages.
-enum AudioLevel {
+package enum AudioLevel {
     /// The loudest channel's RMS in dBFS, if `message` is a `level` message.
-    static func rms(from message: UnsafeMutablePointer<GstMessage>) -> Double? {
+    package static func rms(from message: UnsafeMutablePointer<GstMessage>) -> Double? {
         guard let structure = gst_message_get_structure(message),
               gst_structure_has_name(structure, "level") != 0,
               let value = gst_structure_get_value(structure, "rms"),

@@ -10,16 +10,16 @@ import CGStreamer
 /// once on the streaming thread (data is already flowing) and so may only
 /// touch what was prepared before negotiation.
 package final class WebRTCBin {
-    let element: UnsafeMutablePointer<GstElement>
+    package let element: UnsafeMutablePointer<GstElement>
     private var signals: [SignalConnection] = []
     private let log = Log.media
 
     /// A local ICE candidate (m-line index, `candidate:…` line), on the main context.
-    var onLocalCandidate: ((UInt32, String) -> Void)?
+    package var onLocalCandidate: ((UInt32, String) -> Void)?
     /// The aggregate peer-connection state changed, on the main context.
-    var onConnectionState: ((GstWebRTCPeerConnectionState) -> Void)?
+    package var onConnectionState: ((GstWebRTCPeerConnectionState) -> Void)?
     /// webrtcbin wants an offer (offerer side), on the main context.
-    var onNegotiationNeeded: (() -> Void)?
+    package var onNegotiationNeeded: (() -> Void)?
     /// ICE gathering went on or finished, on the main context.
     var onGatheringState: ((GstWebRTCICEGatheringState) -> Void)?
 
@@ -28,7 +28,7 @@ package final class WebRTCBin {
     /// `onNewStream` runs on a streaming thread when the first packet of a
     /// remote SSRC reaches its new jitterbuffer (before the jitterbuffer
     /// holds it for the latency; `onSourcePad` comes after that).
-    init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
+    package init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
          onNewStream: ((_ jitterbuffer: UnsafeMutablePointer<GstElement>, _ ssrc: UInt32) -> Void)? = nil,
          onSourcePad: @escaping (UnsafeMutablePointer<GstPad>) -> Void) throws {
         guard let element = gst_element_factory_make("webrtcbin", name) else {
@@ -112,7 +112,7 @@ package final class WebRTCBin {
     }
 
     /// Applies the remote description; `completion(nil)` on success, or the error.
-    func setRemoteDescription(_ type: GstWebRTCSDPType, sdp: String, completion: @escaping (String?) -> Void) {
+    package func setRemoteDescription(_ type: GstWebRTCSDPType, sdp: String, completion: @escaping (String?) -> Void) {
         var message: UnsafeMutablePointer<GstSDPMessage>?
         guard gst_sdp_message_new_from_text(sdp, &message) == GST_SDP_OK, let message else {
             completion("the SDP does not parse")
@@ -134,7 +134,7 @@ package final class WebRTCBin {
     /// `inactiveLines`: m-lines the answer declines (`a=inactive`; webrtcbin
     /// 1.22 answers port 0 only for a whole bundle, and a bundle whose first
     /// m-line is rejected does not connect).
-    func createLocalDescription(_ type: GstWebRTCSDPType, inactiveLines: Set<Int> = [],
+    package func createLocalDescription(_ type: GstWebRTCSDPType, inactiveLines: Set<Int> = [],
                                 completion: @escaping (Result<String, MediaError>) -> Void) {
         let field = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "answer" : "offer"
         let signal = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "create-answer" : "create-offer"
@@ -206,7 +206,7 @@ package final class WebRTCBin {
         gst_sdp_media_add_attribute(media, "inactive", "")
     }
 
-    func addRemoteCandidate(mlineIndex: UInt32, candidate: String) {
+    package func addRemoteCandidate(mlineIndex: UInt32, candidate: String) {
         guard !candidate.isEmpty else { return } // end-of-candidates: nothing to add in 1.22
         c1nk_emit_uint_string(UnsafeMutableRawPointer(element), "add-ice-candidate", mlineIndex, candidate)
     }
@@ -215,7 +215,7 @@ package final class WebRTCBin {
     private(set) var isClosed = false
 
     /// Stops listening; call before the pipeline goes to NULL.
-    func disconnect() {
+    package func disconnect() {
         isClosed = true
         signals.forEach { $0.disconnect() }
         signals.removeAll()

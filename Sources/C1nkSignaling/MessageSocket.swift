@@ -1,4 +1,4 @@
-import C1nkGLib
+import C1nkGLibBase
 import C1nkProtocol
 
 /// A WebSocket that speaks one dialect: typed messages out, typed messages or

@@ -1,5 +1,5 @@
 import C1nkCall
-import C1nkGLib
+import C1nkGLibBase
 import C1nkProtocol
 
 /// The app's connection to the C1nk signaling server, in its dialect (each

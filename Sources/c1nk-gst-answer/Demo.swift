@@ -1,4 +1,5 @@
 import C1nkAnswerer
+import C1nkDoor
 import C1nkGLib
 import C1nkLocal
 import C1nkMedia

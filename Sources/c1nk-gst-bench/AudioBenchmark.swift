@@ -1,5 +1,5 @@
+import C1nkDoor
 import C1nkGLib
-import C1nkLocal
 import C1nkMedia
 import Foundation
 import Glibc

@@ -1,4 +1,5 @@
 import C1nkCommandLine
+import C1nkDoor
 import C1nkGLib
 import C1nkMedia
 

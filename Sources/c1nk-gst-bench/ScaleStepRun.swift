@@ -1,3 +1,4 @@
+import C1nkDoor
 import C1nkGLib
 import C1nkLocal
 import C1nkMedia

@@ -1,4 +1,4 @@
-import C1nkLocal
+import C1nkDoor
 import C1nkMedia
 import Foundation
 

@@ -1,3 +1,4 @@
+import C1nkDoor
 import C1nkGLib
 import C1nkMedia
 import Foundation

@@ -1,6 +1,6 @@
 import C1nkCommandLine
+import C1nkDoor
 import C1nkGLib
-import C1nkLocal
 import C1nkMedia
 import Glibc
 

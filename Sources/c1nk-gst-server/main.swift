@@ -1,5 +1,5 @@
 import C1nkCommandLine
-import C1nkGLib
+import C1nkGLibBase
 import C1nkLocal
 import Glibc
 
@@ -49,7 +49,7 @@ do {
     exit(2)
 }
 
-GStreamer.initialize()
+
 let server: SignalServer
 do {
     server = try SignalServer(options)

@@ -1,4 +1,5 @@
 import CGStreamer
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
 import XCTest

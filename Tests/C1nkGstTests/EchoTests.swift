@@ -1,6 +1,6 @@
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
-@testable import C1nkLocal
 
 /// Echo cancellation measured on an acoustic loop (`EchoLoop`): the door's
 /// own voice coming back, with and without processing, while the resident

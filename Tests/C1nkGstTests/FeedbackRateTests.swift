@@ -1,4 +1,5 @@
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkMedia
 
 /// The simulated door's answer to congestion feedback, as a value.

@@ -1,3 +1,4 @@
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
 import XCTest

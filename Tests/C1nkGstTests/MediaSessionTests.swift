@@ -1,4 +1,5 @@
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
 

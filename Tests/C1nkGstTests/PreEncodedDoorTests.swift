@@ -1,6 +1,6 @@
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
-@testable import C1nkLocal
 @testable import C1nkMedia
 import CGStreamer
 

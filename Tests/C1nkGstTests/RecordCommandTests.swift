@@ -1,5 +1,6 @@
 import Foundation
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkLocal
 @testable import C1nkMedia

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkLocal
 

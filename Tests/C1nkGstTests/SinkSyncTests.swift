@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
 

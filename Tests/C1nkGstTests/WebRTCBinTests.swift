@@ -1,5 +1,6 @@
 import CGStreamer
 import XCTest
+@testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
 

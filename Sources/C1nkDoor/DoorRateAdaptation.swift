@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkMedia
 import CGStreamer
 import Synchronization
 
@@ -18,7 +19,7 @@ final class DoorRateAdaptation {
     private var notification: SignalConnection?
     private var lastFeedback: Double?
     private var watchdog: GLibTimer?
-    private let log = Log.media
+    private let log = Log.door
 
     /// Keyframes asked for closer together than this are not made: each is
     /// many frames' worth of a narrow link, and a burst of requests after a

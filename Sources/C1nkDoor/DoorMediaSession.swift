@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkMedia
 import C1nkProtocol
 import CGStreamer
 import Glibc
@@ -140,7 +141,7 @@ public final class DoorMediaSession {
     /// With `analyseBands`: (band, dBFS RMS) every 50 ms; band is "door" or "resident".
     public var onHeardBand: ((String, Double) -> Void)?
 
-    private let log = Log.media
+    private let log = Log.door
     private let pipeline: OwnedPipeline
     private let webrtc: WebRTCBin
     private var mids: [UInt32: String] = [:]

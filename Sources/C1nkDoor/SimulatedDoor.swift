@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkLocal
 import C1nkMedia
 import C1nkProtocol
 import C1nkSignaling

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkMedia
 import CGStreamer
 
 /// The door's camera without an encoder per frame (`Options.preEncoded`):
