@@ -173,13 +173,14 @@ final class AnswerCommandTests: XCTestCase {
         ip -o addr show | grep -v ' lo ' && exit 3
         "\(bin)/c1nk-gst-server" --port 18770 > "\(directory)/server.log" 2>&1 &
         server=$!
-        sleep 0.5
+        # Until the server listens on 18770 (0x4952) and the answerer has registered with it.
+        until grep -q ':4952 00000000:0000 0A' /proc/net/tcp; do sleep 0.05; done
         "\(bin)/c1nk-gst-answer" --server ws://127.0.0.1:18770/ws --stun none --ice-local-ip 127.0.0.1 \
             --answer auto --hangup-after 2 --exit-after-calls 1 --ringtone none \
             --sink fakesink --audio-sink fakesink --audio-source "audiotestsrc is-live=true" \
             --device-id-file "\(directory)/id" --events "\(directory)/events.jsonl" 2> "\(directory)/answer.log" &
         answer=$!
-        sleep 0.5
+        until grep -qs '"registered"' "\(directory)/events.jsonl"; do sleep 0.05; done
         "\(bin)/c1nk-gst-door" --server ws://127.0.0.1:18770/ws --ring > "\(directory)/door.log" 2>&1
         wait $answer
         kill $server

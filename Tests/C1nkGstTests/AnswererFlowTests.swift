@@ -5,9 +5,10 @@ import XCTest
 @testable import C1nkProtocol
 @testable import C1nkSignaling
 
-/// The answerer's call flow against an in-memory signaller and scripted
-/// media: no socket, no webrtcbin, no sleeps. Each step is delivered and its
-/// effects read back at once.
+/// The answerer's call flow against an in-memory signaller, scripted media
+/// and a manual clock: no socket, no webrtcbin, no sleeps. Each step is
+/// delivered and its effects read back at once; time moves only when the
+/// test advances the clock.
 final class AnswererFlowTests: XCTestCase {
     private let door = "Hlavný vchod"
     private let candidate = IceCandidate(candidate: "candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host",
@@ -16,6 +17,7 @@ final class AnswererFlowTests: XCTestCase {
     private var media: ScriptedCallMedia.Factory!
     private var events: EventLog!
     private var answerer: Answerer!
+    private var clock: ManualClock!
 
     override func setUp() {
         Log.echoToStandardError = false
@@ -31,8 +33,9 @@ final class AnswererFlowTests: XCTestCase {
         signaller = InMemorySignaller()
         media = ScriptedCallMedia.Factory()
         events = EventLog()
+        clock = ManualClock()
         answerer = Answerer(signaller: signaller, options: CallHarness.answererOptions(configure), events: events,
-                            makeMedia: media.make)
+                            makeMedia: media.make, clock: clock)
         answerer.start()
         signaller.connect()
     }
@@ -220,20 +223,20 @@ final class AnswererFlowTests: XCTestCase {
     func testAutoAnswerAcceptsOnItsOwn() throws {
         makeAnswerer { $0.answerMode = .auto }
         try ringWithMedia()
-        // The accept comes from a zero-delay timer: one turn of the main context.
-        XCTAssertTrue(waitUntil("the automatic accept", timeout: 5) { signaller.sent.contains(.accept(callId: "c1")) })
+        // The accept comes from a zero-delay timer: not at once, but as soon as time moves.
+        XCTAssertFalse(signaller.sent.contains(.accept(callId: "c1")))
+        clock.advance(by: 0)
+        XCTAssertTrue(signaller.sent.contains(.accept(callId: "c1")))
         XCTAssertEqual(last(.accepted), .accepted(callId: "c1"))
         XCTAssertTrue(try XCTUnwrap(media.latest).audioEnabled)
     }
 
     func testManualModeNeverAcceptsOnItsOwn() throws {
         try ringWithMedia()
-        // A barrier, not a sleep: a zero-delay timer started now fires after any the ring started.
-        var turned = false
-        let barrier = GLibTimer(after: 0) { turned = true }
-        XCTAssertTrue(waitUntil("a turn of the main context") { turned })
-        _ = barrier
+        // Up to just before the connect timeout would end the call: still ringing, never accepted.
+        clock.advance(by: 9.9)
         XCTAssertFalse(signaller.sent.contains(.accept(callId: "c1")))
         XCTAssertNil(last(.accepted))
+        XCTAssertEqual(answerer.currentCallId, "c1")
     }
 }

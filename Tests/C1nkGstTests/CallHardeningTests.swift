@@ -2,7 +2,9 @@ import XCTest
 @testable import C1nkGLib
 
 /// Real calls over loopback where something else happens meanwhile: a second
-/// ring, a dying socket, a server error, a door that does not open.
+/// ring, a dying socket, a server error, a door that does not open. Where a
+/// test is about the answerer's timers they run on a `ManualClock`: the media
+/// and sockets are real, and time moves for the timers when the test says.
 final class CallHardeningTests: XCTestCase {
     private func dropAndRejoin(_ harness: CallHarness) {
         let connects = harness.count("connected")
@@ -11,16 +13,19 @@ final class CallHardeningTests: XCTestCase {
     }
 
     func testARingWhileBusyIsMissedAndLeavesTheCallItsOwnTimersAndCount() throws {
-        let harness = try CallHarness { options in
+        let clock = ManualClock()
+        let harness = try CallHarness(clock: clock) { options in
             options.answerMode = .auto
             options.hangupAfter = 3
             options.exitAfterCalls = 1
         }
         defer { harness.stop() }
         harness.door.ring()
+        waitUntil("ringing") { harness.count("ringing") == 1 }
+        clock.advance(by: 0) // the automatic accept's zero delay
         waitUntil("accepted", timeout: 10) { harness.count("accepted") == 1 }
-        let acceptedAt = MainContext.monotonicSeconds()
         let firstCall = try XCTUnwrap(harness.answerer.currentCallId)
+        clock.advance(by: 1)
 
         let otherDoor = try TestDoor(url: harness.server.url, name: "Zadný vchod", doorId: "back-door")
         let secondCall = try XCTUnwrap(otherDoor.ring())
@@ -39,11 +44,12 @@ final class CallHardeningTests: XCTestCase {
         XCTAssertEqual(harness.answerer.currentCallId, firstCall)
         XCTAssertEqual(harness.answerer.endedCalls, 0)
         XCTAssertFalse(harness.answerer.isFinished, "a missed ring is not one of our calls")
-        waitUntil("the first call ends on its own timer", timeout: 10) { harness.answerer.endedCalls == 1 }
-        let ended = MainContext.monotonicSeconds()
+        clock.advance(by: 1.9)
+        XCTAssertEqual(harness.answerer.endedCalls, 0, "--hangup-after counts from this call's accept")
+        clock.advance(by: 0.1)
+        XCTAssertEqual(harness.answerer.endedCalls, 1, "the first call ends on its own timer")
         XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
         XCTAssertEqual(harness.lastEvent("ended")?["callId"] as? String, firstCall)
-        XCTAssertGreaterThan(ended - acceptedAt, 2.5, "--hangup-after counts from this call's accept")
         XCTAssertTrue(harness.answerer.isFinished)
         XCTAssertEqual(harness.count("ended"), 1, "the missed ring has no ended")
     }
@@ -64,7 +70,8 @@ final class CallHardeningTests: XCTestCase {
     }
 
     func testAServerErrorForOurCallEndsItAfterTheGraceUnlessMediaFlows() throws {
-        let harness = try CallHarness { options in
+        let clock = ManualClock()
+        let harness = try CallHarness(clock: clock) { options in
             options.serverErrorGrace = 0.5
             options.connectTimeout = 30
         }
@@ -74,7 +81,11 @@ final class CallHardeningTests: XCTestCase {
         let callId = try XCTUnwrap(mute.ring())
         waitUntil("ringing") { harness.count("ringing") == 1 }
         harness.server.sendRawToApps(#"{"type":"error","message":"media server gone","callId":"\#(callId)"}"#)
-        waitUntil("ended after the grace", timeout: 5) { harness.count("ended") == 1 }
+        waitUntil("the server's error") { harness.count("error") == 1 }
+        clock.advance(by: 0.4)
+        XCTAssertEqual(harness.count("ended"), 0, "not before the grace")
+        clock.advance(by: 0.1)
+        XCTAssertEqual(harness.count("ended"), 1, "ended after the grace")
         XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "server-error")
         XCTAssertEqual(harness.lastEvent("error")?["callId"] as? String, callId)
 
@@ -85,12 +96,14 @@ final class CallHardeningTests: XCTestCase {
         harness.server.sendRawToApps(#"{"type":"error","message":"media server gone","callId":"\#(flowing)"}"#)
         waitUntil("reported") { harness.count("error") == 2 }
         XCTAssertFalse(harness.answerer.runningTimers.contains(.serverErrorGrace), "no grace period while media flows")
+        clock.advance(by: 1)
         XCTAssertEqual(harness.count("ended"), 1)
         XCTAssertEqual(harness.answerer.currentCallId, flowing)
     }
 
     func testOpenDoorIsRefusedBeforeAcceptAndReportedWhenItFails() throws {
-        let harness = try CallHarness { $0.doorOpenTimeout = 0.5 }
+        let clock = ManualClock()
+        let harness = try CallHarness(clock: clock) { $0.doorOpenTimeout = 0.5 }
         defer { harness.stop() }
         harness.door.ring()
         waitUntil("media while ringing", timeout: 10) { harness.count("first-frame") == 1 }
@@ -104,7 +117,11 @@ final class CallHardeningTests: XCTestCase {
         // A door that does not answer: door-open-failed, and the call goes on.
         harness.server.forwardsOpenDoor = false
         XCTAssertNil(harness.answerer.command("open"))
-        waitUntil("door-open-failed") { harness.count("door-open-failed") == 1 }
+        roundTrip(harness.client) // the server has the open-door, and keeps it from the door
+        clock.advance(by: 0.4)
+        XCTAssertEqual(harness.count("door-open-failed"), 0, "not before the door-open timeout")
+        clock.advance(by: 0.1)
+        XCTAssertEqual(harness.count("door-open-failed"), 1)
         XCTAssertEqual(harness.lastEvent("door-open-failed")?["reason"] as? String, "no-reply")
         XCTAssertEqual(harness.count("ended"), 0)
 

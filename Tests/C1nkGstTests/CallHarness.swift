@@ -26,7 +26,9 @@ final class CallHarness {
         return options
     }
 
+    /// `clock`: the answerers' timers (a `ManualClock` for a test that moves them itself).
     init(codec: DoorMediaSession.VideoCodec = .vp8, answerers count: Int = 1,
+         clock: any TimerClock = GLibClock.shared,
          door doorConfigure: (inout DoorMediaSession.Options) -> Void = { _ in },
          configure: (inout Answerer.Options) -> Void = { _ in }) throws {
         Log.echoToStandardError = false
@@ -41,7 +43,8 @@ final class CallHarness {
         for _ in 0..<count {
             let client = try makeClient(server.url, timing: SignalTiming(pingInterval: 25, pongTimeout: 40, initialBackoff: 0.1, maximumBackoff: 1))
             let events = EventLog()
-            let answerer = Answerer(signaller: client, options: Self.answererOptions(configure), events: events)
+            let answerer = Answerer(signaller: client, options: Self.answererOptions(configure), events: events,
+                                    clock: clock)
             answerer.start()
             answerers.append((answerer, client, events))
         }

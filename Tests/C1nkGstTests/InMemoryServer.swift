@@ -1,12 +1,14 @@
 @testable import C1nkAnswerer
 @testable import C1nkCall
+@testable import C1nkGLib
 @testable import C1nkLocal
 @testable import C1nkProtocol
 @testable import C1nkSignaling
 
 /// The local server's `CallRouter` wired to answerers through in-memory
 /// signallers; the test plays the door. No sockets, and no timers run: the
-/// router's timers are kept in `timers` for the test to fire.
+/// router's timers are kept in `timers` for the test to fire, and the
+/// answerers' run on `clock`, which moves only when the test advances it.
 final class InMemoryServer {
     struct App {
         let answerer: Answerer
@@ -23,6 +25,8 @@ final class InMemoryServer {
     /// What the router sent the door, in order.
     private(set) var toDoor: [ServerToDoorMessage] = []
     private(set) var timers: Set<CallRouter.Timer> = []
+    /// Every answerer's clock.
+    let clock = ManualClock()
     private var pending: [CallRouter.Event] = []
     private var draining = false
 
@@ -37,7 +41,7 @@ final class InMemoryServer {
         let media = ScriptedCallMedia.Factory()
         let events = EventLog()
         let answerer = Answerer(signaller: signaller, options: CallHarness.answererOptions(), events: events,
-                                makeMedia: media.make)
+                                makeMedia: media.make, clock: clock)
         signaller.onSend = { [unowned self] intent in self.deliver(.fromApp(deviceId: deviceId, ClientMessage(intent))) }
         let app = App(answerer: answerer, signaller: signaller, media: media, events: events)
         apps[deviceId] = app

@@ -15,7 +15,7 @@ final class MediaSessionTests: XCTestCase {
         return configuration
     }
 
-    func loopbackCall(codec: DoorMediaSession.VideoCodec, seconds: Double = 2) throws {
+    func loopbackCall(codec: DoorMediaSession.VideoCodec) throws {
         var doorOptions = DoorMediaSession.Options()
         doorOptions.codec = codec
         doorOptions.ice = .loopback
@@ -35,12 +35,15 @@ final class MediaSessionTests: XCTestCase {
         door.onFailure = { XCTFail("door: \($0)") }
         waitUntil("connected", timeout: 10) { connected }
         waitUntil("frames", timeout: 10) { (answerer?.framesRendered ?? 0) > 20 }
-        MainContext.spin(0.5)
+        // Fifteen more frames (half a second of the call) with the microphone closed.
+        waitUntil("fifteen more frames before accept", timeout: 10) { (answerer?.framesRendered ?? 0) > 35 }
         let gatedPeak = heard.max() ?? -.infinity
         XCTAssertLessThan(gatedPeak, -60, "nothing heard at the door before accept")
         heard.removeAll()
         answerer?.setAudioEnabled(true)
-        MainContext.spin(seconds)
+        waitUntil("both directions heard after accept", timeout: 10) {
+            (heard.max() ?? -.infinity) > -30 && (answerer?.speakerPeakWhileEnabled ?? -.infinity) > -30
+        }
         XCTAssertGreaterThan(heard.max() ?? -.infinity, -30, "the door hears the resident after accept")
         XCTAssertGreaterThan(answerer?.speakerPeakWhileEnabled ?? -.infinity, -30)
         XCTAssertLessThan(answerer?.speakerPeakWhileGated ?? -.infinity, -60)

@@ -184,6 +184,11 @@ final class ServiceCommandTests: XCTestCase {
         stun.standardError = FileHandle.nullDevice
         try stun.run()
         defer { stun.terminate(); stun.waitUntilExit() }
+        // coturn is up once its UDP socket is bound (a line of /proc/net/udp: 0100007F:<port in hex>).
+        let bound = "0100007F:" + String(format: "%04X", port)
+        waitUntil("coturn bound to its port") {
+            ((try? String(contentsOfFile: "/proc/net/udp", encoding: .utf8)) ?? "").contains(bound) || !stun.isRunning
+        }
         let server = try SignalServer()
         var answered = false
         for _ in 0..<10 where !answered {
@@ -192,7 +197,6 @@ final class ServiceCommandTests: XCTestCase {
                                                           "--stun", "stun:127.0.0.1:\(port)"], environment: Self.environment(directory))
             XCTAssertEqual(command.wait(timeout: 30), 0, command.stdout)
             answered = command.stdout.contains("✔ STUN stun:127.0.0.1:\(port) answered in")
-            if !answered { MainContext.spin(0.3) } // coturn may still be starting
         }
         XCTAssertTrue(answered, "coturn answered the binding request")
         stun.terminate()

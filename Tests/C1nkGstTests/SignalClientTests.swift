@@ -102,7 +102,10 @@ final class SignalClientTests: XCTestCase {
 
         server = nil // the server goes away
         waitUntil("disconnected") { recorder.disconnectCount == 1 }
-        MainContext.spin(0.5)
+        // The server comes back once the client's backoff has grown (to 0.4 s: the next would be 0.8 s).
+        waitUntil("failed attempts while the server is away") {
+            recorder.count { if case .connectFailed(_, let retryIn) = $0 { return retryIn >= 0.4 } else { return false } } >= 1
+        }
         var options = SignalServer.Options()
         options.port = port
         server = try SignalServer(options)
@@ -132,9 +135,10 @@ final class SignalClientTests: XCTestCase {
         client.start()
         waitUntil("hello-ok") { recorder.readyCount == 1 }
 
-        MainContext.spin(2.5) // several ping intervals and more than two pong timeouts
+        // Eleven pongs are eleven ping intervals, more than two pong timeouts.
+        waitUntil("eleven pongs") { recorder.messages.filter { $0 == .pong }.count >= 11 || recorder.disconnectCount > 0 }
         XCTAssertEqual(recorder.disconnectCount, 0, "pongs keep the connection alive")
-        XCTAssertGreaterThanOrEqual(recorder.messages.filter { $0 == .pong }.count, 8)
+        XCTAssertGreaterThanOrEqual(recorder.messages.filter { $0 == .pong }.count, 11)
 
         server.answersPings = false
         let silentSince = MainContext.monotonicSeconds()

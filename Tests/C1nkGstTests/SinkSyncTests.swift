@@ -9,8 +9,9 @@ import XCTest
 /// sets `sync` itself: the glass-to-glass latency read at the real sink
 /// inside the bin shows it.
 final class SinkSyncTests: XCTestCase {
-    /// Glass-to-glass ages (ms) of the frames the sink named `glass` rendered.
-    func agesAtSink(_ sink: String, renderImmediately: Bool = true, latency: UInt = 100, seconds: Double = 2) throws -> (ages: [Double], sync: String?) {
+    /// Glass-to-glass ages (ms) of the frames the sink named `glass` rendered:
+    /// `frames` of them after the first ten (two seconds of the door's 30 fps by default).
+    func agesAtSink(_ sink: String, renderImmediately: Bool = true, latency: UInt = 100, frames: Int = 60) throws -> (ages: [Double], sync: String?) {
         var doorOptions = DoorMediaSession.Options()
         doorOptions.ice = .loopback
         doorOptions.stampTime = true
@@ -47,7 +48,7 @@ final class SinkSyncTests: XCTestCase {
             door.stop()
         }
         waitUntil("frames at the sink", timeout: 15) { ages.count > 10 }
-        MainContext.spin(seconds)
+        waitUntil("\(frames) more frames at the sink", timeout: 15) { ages.count > 10 + frames }
         return (ages.all, sync)
     }
 
@@ -66,7 +67,7 @@ final class SinkSyncTests: XCTestCase {
     }
 
     func testADescriptionThatSetsSyncKeepsIt() throws {
-        let result = try agesAtSink("videoconvert ! fakevideosink name=glass signal-handoffs=true sync=true", seconds: 0.5)
+        let result = try agesAtSink("videoconvert ! fakevideosink name=glass signal-handoffs=true sync=true", frames: 15)
         XCTAssertEqual(result.sync, "true")
     }
 }

@@ -34,7 +34,15 @@ final class WebRTCBinTests: XCTestCase {
         }
         waitUntil("the answer's outcome", timeout: 10) { result != nil }
         if case .success = result { XCTFail("an answer was set after the session stopped") }
-        MainContext.spin(0.3)
+        // A barrier, not a sleep: webrtcbin runs its operations one at a time,
+        // in order, so once a get-stats asked now has replied, a
+        // set-local-description asked before it has been applied.
+        var drained: Bool?
+        let barrier = Promise.make { replied, _ in MainContext.post { drained = replied } }
+        c1nk_emit_pointer_pointer(UnsafeMutableRawPointer(webrtc.element), "get-stats", nil, UnsafeMutableRawPointer(barrier))
+        gst_promise_unref(barrier)
+        waitUntil("webrtcbin's earlier operations", timeout: 10) { drained != nil }
+        XCTAssertEqual(drained, true, "webrtcbin ran the barrier after them (not interrupted)")
         let local = c1nk_object_get_object(UnsafeMutableRawPointer(webrtc.element), "local-description")
         XCTAssertNil(local, "webrtcbin got a local description")
         if let local { gst_webrtc_session_description_free(local.assumingMemoryBound(to: GstWebRTCSessionDescription.self)) }

@@ -1,0 +1,201 @@
+import XCTest
+@testable import C1nkAnswerer
+@testable import C1nkCall
+@testable import C1nkGLib
+@testable import C1nkProtocol
+@testable import C1nkSignaling
+
+/// The answerer's timers on a manual clock: each one fires when its time
+/// comes and not a moment before, for the call it was started for only.
+/// The in-memory signaller and scripted media of `AnswererFlowTests`; no sleeps.
+final class AnswererTimerTests: XCTestCase {
+    private let door = "Hlavný vchod"
+    private var signaller: InMemorySignaller!
+    private var media: ScriptedCallMedia.Factory!
+    private var events: EventLog!
+    private var clock: ManualClock!
+    private var answerer: Answerer!
+
+    override func setUp() {
+        Log.echoToStandardError = false
+        makeAnswerer()
+    }
+
+    override func tearDown() {
+        answerer = nil
+        Log.echoToStandardError = true
+    }
+
+    private func makeAnswerer(_ configure: (inout Answerer.Options) -> Void = { _ in }) {
+        signaller = InMemorySignaller()
+        media = ScriptedCallMedia.Factory()
+        events = EventLog()
+        clock = ManualClock()
+        answerer = Answerer(signaller: signaller, options: CallHarness.answererOptions(configure), events: events,
+                            makeMedia: media.make, clock: clock)
+        answerer.start()
+        signaller.connect()
+    }
+
+    private func last(_ kind: CallEvent.Kind) -> CallEvent? { events.events.last { $0.event.kind == kind }?.event }
+    private func count(_ kind: CallEvent.Kind) -> Int { events.events.filter { $0.event.kind == kind }.count }
+
+    @discardableResult
+    private func ringWithMedia(_ callId: String = "c1") throws -> ScriptedCallMedia {
+        signaller.receive(.incoming(callId: callId, doorName: door))
+        signaller.receive(.joinOk(callId: callId))
+        signaller.receive(.offer(callId: callId, sdp: "v=0 offer"))
+        let session = try XCTUnwrap(media.latest)
+        session.answer()
+        return session
+    }
+
+    @discardableResult
+    private func connectedCall(_ callId: String = "c1") throws -> ScriptedCallMedia {
+        let session = try ringWithMedia(callId)
+        XCTAssertNil(answerer.command("accept"))
+        session.connect()
+        return session
+    }
+
+    func testNoConnectionAfterTheRingEndsTheCallAtTheConnectTimeout() throws {
+        try ringWithMedia()
+        XCTAssertEqual(answerer.runningTimers, [.connect])
+        clock.advance(by: 9.9)
+        XCTAssertNil(last(.ended))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(signaller.sent.last, .reject(callId: "c1"))
+        XCTAssertEqual(last(.ended), .ended(callId: "c1", reason: .noConnection, doorName: door, frames: 0))
+        XCTAssertTrue(answerer.runningTimers.isEmpty)
+        XCTAssertEqual(clock.pendingCount, 0, "nothing of the call is left to fire")
+    }
+
+    func testMediaLostMidCallEndsItLostUnlessItComesBack() throws {
+        let session = try connectedCall()
+        XCTAssertFalse(answerer.runningTimers.contains(.connect), "connected: no connect timer")
+        session.onDisconnected?()
+        clock.advance(by: 5)
+        session.connect()
+        XCTAssertFalse(answerer.runningTimers.contains(.connect), "back in time: the timer stops")
+        clock.advance(by: 60)
+        XCTAssertNil(last(.ended))
+
+        session.onDisconnected?()
+        clock.advance(by: 9.9)
+        XCTAssertNil(last(.ended))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(signaller.sent.last, .hangup(callId: "c1"))
+        XCTAssertEqual(last(.ended), .ended(callId: "c1", reason: .lost, doorName: door, frames: 0))
+    }
+
+    func testARejoinWithoutJoinOkEndsTheCallLostAtTheRejoinTimeout() throws {
+        try connectedCall()
+        signaller.drop()
+        signaller.connect()
+        XCTAssertTrue(answerer.runningTimers.contains(.rejoin))
+        clock.advance(by: 9.9)
+        XCTAssertNil(last(.ended))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(signaller.sent.last, .hangup(callId: "c1"))
+        XCTAssertEqual(last(.ended), .ended(callId: "c1", reason: .lost, doorName: door, frames: 0))
+    }
+
+    func testAnOpenDoorWithoutReplyFailsAtTheDoorOpenTimeoutAndTheCallGoesOn() throws {
+        try connectedCall()
+        XCTAssertNil(answerer.command("open"))
+        clock.advance(by: 4.9)
+        XCTAssertNil(last(.doorOpenFailed))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(last(.doorOpenFailed), .doorOpenFailed(callId: "c1", reason: .noReply))
+        XCTAssertEqual(answerer.currentCallId, "c1")
+        XCTAssertNil(answerer.command("open"), "the user may try again")
+        XCTAssertEqual(signaller.sent.filter { $0 == .openDoor(callId: "c1") }.count, 2)
+        signaller.receive(.doorOpenOk(callId: "c1"))
+        clock.advance(by: 60)
+        XCTAssertEqual(count(.doorOpenFailed), 1, "a door that opened in time is not reported failed")
+    }
+
+    func testAServerErrorEndsACallWithoutMediaAfterTheGraceAndSparesAFlowingOne() throws {
+        try ringWithMedia()
+        signaller.receive(.error(message: "media server gone", callId: "c1"))
+        clock.advance(by: 4.9)
+        XCTAssertNil(last(.ended))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(signaller.sent.last, .reject(callId: "c1"))
+        XCTAssertEqual(last(.ended), .ended(callId: "c1", reason: .serverError, doorName: door, frames: 0))
+
+        try connectedCall("c2")
+        signaller.receive(.error(message: "media server gone", callId: "c2"))
+        XCTAssertFalse(answerer.runningTimers.contains(.serverErrorGrace), "no grace period while media flows")
+        clock.advance(by: 60)
+        XCTAssertEqual(answerer.currentCallId, "c2")
+        XCTAssertEqual(count(.ended), 1)
+    }
+
+    func testScriptedOpenAndHangUpCountFromThisCallsAccept() throws {
+        makeAnswerer { options in
+            options.openDoorAfter = 1
+            options.hangupAfter = 3
+        }
+        let session = try ringWithMedia()
+        clock.advance(by: 5)
+        XCTAssertNil(answerer.command("accept"))
+        session.connect()
+        clock.advance(by: 0.9)
+        XCTAssertFalse(signaller.sent.contains(.openDoor(callId: "c1")))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(signaller.sent.last, .openDoor(callId: "c1"))
+        // A ring while busy moves none of this call's timers.
+        signaller.receive(.incoming(callId: "c2", doorName: "Dvor"))
+        XCTAssertEqual(last(.missed), .missed(callId: "c2", doorName: "Dvor", reason: "busy"))
+        clock.advance(by: 1.9)
+        XCTAssertNil(last(.ended))
+        clock.advance(by: 0.1)
+        XCTAssertEqual(last(.ended), .ended(callId: "c1", reason: .hangup, doorName: door, frames: 0))
+        XCTAssertEqual(answerer.lastCall.acceptedAt, 5)
+    }
+
+    func testAScriptingTimerActsOnlyOnTheCallItWasStartedFor() throws {
+        makeAnswerer { $0.hangupAfter = 3 }
+        try connectedCall("c1")
+        clock.advance(by: 1)
+        signaller.receive(.callEnd(callId: "c1", reason: "door-hangup"))
+        try connectedCall("c2")
+        // Past the first call's hang-up time: the second call's own is three seconds from its accept.
+        clock.advance(by: 2.5)
+        XCTAssertEqual(answerer.currentCallId, "c2", "the first call's hang-up does not end the second")
+        clock.advance(by: 0.4)
+        XCTAssertEqual(answerer.currentCallId, "c2")
+        clock.advance(by: 0.1)
+        XCTAssertEqual(last(.ended), .ended(callId: "c2", reason: .hangup, doorName: door, frames: 0))
+    }
+
+    func testLevelsEveryIntervalWhileAcceptedAndNotAfter() throws {
+        try ringWithMedia()
+        clock.advance(by: 3)
+        XCTAssertEqual(count(.levels), 0, "no levels before accept")
+        XCTAssertNil(answerer.command("accept"))
+        clock.advance(by: 0.9)
+        XCTAssertEqual(count(.levels), 0)
+        clock.advance(by: 0.1)
+        XCTAssertEqual(last(.levels), .levels(callId: "c1", door: -100, resident: -100, muted: false))
+        clock.advance(by: 2)
+        XCTAssertEqual(count(.levels), 3)
+        XCTAssertNil(answerer.command("hangup"))
+        clock.advance(by: 5)
+        XCTAssertEqual(count(.levels), 3, "the levels stop with the call")
+    }
+
+    func testTheCallsFiguresAreOnTheAnswerersClock() throws {
+        let session = try ringWithMedia()
+        clock.advance(by: 2.5)
+        session.connect()
+        clock.advance(by: 0.25)
+        session.firstFrame()
+        XCTAssertEqual(last(.mediaConnected), .mediaConnected(callId: "c1", sinceRingMs: 2500))
+        XCTAssertEqual(last(.firstFrame), .firstFrame(callId: "c1", sinceRingMs: 2750))
+        XCTAssertEqual(answerer.lastCall.ringAt, 0)
+        XCTAssertEqual(answerer.lastCall.ringToMediaConnected, 2.5)
+        XCTAssertEqual(answerer.lastCall.ringToFirstFrame, 2.75)
+    }
+}
