@@ -2,7 +2,7 @@ import C1nkGLib
 import CGStreamer
 
 /// Builds a bin from a gst-launch description, with errors a user can act on.
-enum PipelineBin {
+package enum PipelineBin {
     /// Name of the element whose sink pad becomes the bin's "sink".
     static let inputName = "c1nk-in"
     /// Name of the element whose src pad becomes the bin's "src".
@@ -13,7 +13,7 @@ enum PipelineBin {
     /// element named `c1nk-out` has its src pad ghosted. (GStreamer's own
     /// "ghost unlinked pads" picks the wrong pads when the description has a
     /// `decodebin`, whose links appear only later.)
-    static func make(_ description: String, name: String, input: Bool = false, output: Bool = false) throws -> UnsafeMutablePointer<GstElement> {
+    package static func make(_ description: String, name: String, input: Bool = false, output: Bool = false) throws -> UnsafeMutablePointer<GstElement> {
         GStreamer.initialize()
         let full = input ? "identity name=\(inputName) silent=true ! \(description)" : description
         var error: UnsafeMutablePointer<GError>?

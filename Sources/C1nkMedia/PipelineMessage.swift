@@ -2,9 +2,9 @@ import C1nkGLib
 import CGStreamer
 
 /// Readable forms of bus messages.
-enum PipelineMessage {
+package enum PipelineMessage {
     /// "element: message (debug detail)" for an error or warning message.
-    static func describeError(_ message: UnsafeMutablePointer<GstMessage>) -> String {
+    package static func describeError(_ message: UnsafeMutablePointer<GstMessage>) -> String {
         var error: UnsafeMutablePointer<GError>?
         var debug: UnsafeMutablePointer<gchar>?
         if message.pointee.type == GST_MESSAGE_ERROR {
