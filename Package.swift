@@ -4,7 +4,7 @@ import PackageDescription
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
 //   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
-//   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → C1nkDoor → commands, plugin.
+//   C1nkDisplay (the wall display) / C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → C1nkDoor → commands, plugin.
 // C1nkLocal (the call router and its sockets) and C1nkSignaling stand on C1nkGLibBase, the
 // GStreamer-free half of the bridge: c1nk-gst-server links no libgstreamer.
 // docs/architecture.md has the map.
@@ -17,7 +17,7 @@ let package = Package(
     name: "c1nk-gst",
     products: [
         // The library, layer by layer (import the layers you need).
-        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
                                             "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
                                             "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
@@ -63,8 +63,11 @@ let package = Package(
         .target(name: "C1nkProtocol", swiftSettings: []),
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
-        // webrtcbin sessions, pipelines from text, recording, probes, the display.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+        // webrtcbin sessions, pipelines from text, recording, probes, the door's media.
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+                swiftSettings: []),
+        // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
+        .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall", "C1nkMedia"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
@@ -90,7 +93,7 @@ let package = Package(
         // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
                                          "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
@@ -109,8 +112,11 @@ let package = Package(
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
         // The call router's tests: the router and the protocol alone, no media.
         .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
+        // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
+        .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
+                                                             "C1nkMedia", "C1nkDisplay"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkDisplay",
                                    "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
                                    "C1nkCommandLine"],
                     swiftSettings: swift5),

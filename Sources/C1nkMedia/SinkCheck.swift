@@ -23,7 +23,7 @@ public enum SinkCheck {
         return "the \(kind) sink '\(description)' cannot open: \(reason). " + alternatives(kind, besides: description)
     }
 
-    static func alternatives(_ kind: String, besides chosen: String = "") -> String {
+    package static func alternatives(_ kind: String, besides chosen: String = "") -> String {
         let options = kind == "video"
             ? [("kmssink", "a bare display: needs /dev/dri/card0, membership of the video group and no desktop holding the screen"),
                ("autovideosink", "a desktop"), ("waylandsink", "a Wayland desktop"), ("fakesink", "no display at all")]

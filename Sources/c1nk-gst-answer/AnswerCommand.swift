@@ -1,5 +1,6 @@
 import C1nkAnswerer
 import C1nkCommandLine
+import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
 import C1nkService
@@ -117,7 +118,7 @@ enum AnswerCommand {
             newOptions.exitAfterCalls = answerer.options.exitAfterCalls
             newOptions.media.ice = answerer.options.media.ice
             // The display pipeline lives as long as the process: calls keep sending it their video.
-            if let display = screens.display { newOptions.media.videoSink = display.pipeline.callSink }
+            if let display = screens.display { newOptions.media.videoSink = display.callSink }
             newOptions.beforeRecording = answerer.options.beforeRecording
             if let target = newOptions.media.recording {
                 retention = try? RecordingRetention(policy: fresh.retention, template: target.template)

@@ -1,5 +1,6 @@
 import C1nkAnswerer
 import C1nkCommandLine
+import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
 import C1nkService

@@ -1,4 +1,5 @@
 import C1nkAnswerer
+import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
 import Glibc
@@ -22,9 +23,8 @@ final class DisplaySetup {
         if wanted && media.resolvedPipelineUses("sink") {
             var options = commandLine.display
             options.renderImmediately = media.renderImmediately
-            let display = try WallDisplay(sink: media.videoSink, options: options)
-            display.history = { [history] in history.latest(8) }
-            media.videoSink = display.pipeline.callSink
+            let display = try WallDisplay(sink: media.videoSink, options: options, history: history)
+            media.videoSink = display.callSink
             self.display = display
         } else {
             display = nil
@@ -47,9 +47,14 @@ final class DisplaySetup {
     /// Follows the answerer; touches, clicks and keys become its commands.
     func connect(_ answerer: Answerer, events: EventLog) {
         recorder.onChange = { [weak display] in display?.historyChanged() }
-        events.addObserver { [recorder, weak display] name, fields in
-            recorder.event(name, fields)
-            display?.event(name, fields)
+        // The log hands its typed events to `onEvent`: what the command set
+        // there before (status lines, the control socket) runs first, then
+        // the history and the display.
+        let earlier = events.onEvent
+        events.onEvent = { [recorder, weak display] event, object in
+            earlier?(event, object)
+            recorder.record(event, at: object["t"] as? Int64 ?? MainContext.unixMilliseconds())
+            display?.event(event)
         }
         let report = { (problem: String?) in
             if let problem { Log.app.info("display input: \(problem)") }
@@ -59,7 +64,7 @@ final class DisplaySetup {
                 if case .setMicrophoneMuted(let muted) = action { display?.microphoneMuted(muted) }
             }
             display.onCommand = { [weak answerer] command in report(answerer?.command(command)) }
-            // Seed §9.7, through the process's one speaker.
+            // Through the process's one speaker.
             display.onSound = { [weak answerer] sound in
                 switch sound {
                 case .click: answerer?.speaker?.play(.click)
@@ -72,8 +77,8 @@ final class DisplaySetup {
             reader.onInput = { [weak display, weak answerer] input in
                 if let display { return display.receive(input) }
                 // No screens: keys still answer.
-                if case .key(let name) = input, let control = KeyCommand.control(forKey: name, muted: false) {
-                    report(answerer?.command(control.rawValue))
+                if case .key(let name) = input, let command = KeyCommand.command(forKey: name, muted: false) {
+                    report(answerer?.command(command))
                 }
             }
         }

@@ -1,3 +1,4 @@
+import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
 import Glibc

@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import XCTest
+@testable import C1nkDisplay
 @testable import C1nkGLib
 @testable import C1nkMedia
 
@@ -30,11 +31,9 @@ final class DisplayInputTests: XCTestCase {
     /// Sends a navigation event upstream from the display's sink, as
     /// waylandsink, glimagesink or xvimagesink do for a click or a key.
     static func navigate(_ display: WallDisplay, _ event: UnsafeMutablePointer<GstEvent>) {
-        let sink = display.pipeline.sinkElement!
-        let pad = gst_element_get_static_pad(sink, "sink")!
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        let pad = display.pipeline.sinkElement!.staticPad("sink")!
         // Nothing upstream handles it (the result is false): the display reads it on its way.
-        _ = gst_pad_push_event(pad, event)
+        _ = pad.pushEvent(event)
     }
 
     func testRecordedTouchAndKeysFromAFile() throws {
@@ -65,7 +64,7 @@ final class DisplayInputTests: XCTestCase {
         defer { display.stop() }
         let harness = try CallHarness { $0.media.videoSink = display.pipeline.callSink }
         defer { harness.stop() }
-        harness.events.addObserver { display.event($0, $1) }
+        harness.events.onEvent = { event, _ in display.event(event) }
         harness.answerer.onAction = { if case .setMicrophoneMuted(let muted) = $0 { display.microphoneMuted(muted) } }
         var refusals: [String] = []
         display.onCommand = { command in
@@ -114,7 +113,7 @@ final class DisplayInputTests: XCTestCase {
         close(fds[1])
         waitUntil("the hang-up") { harness.answerer.endedCalls == 1 }
         XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
-        XCTAssertEqual(display.machine.screen, .ended(door: "Hlavný vchod", reason: "hangup"))
+        XCTAssertEqual(display.machine.screen, .ended(door: "Hlavný vchod", reason: .hangup))
         XCTAssertEqual(refusals, [])
     }
 }

@@ -4,16 +4,16 @@ import Foundation
 /// Paints a `ScreenLayout` with Cairo and Pango (Inter), once per state
 /// change. The display pipeline composes the pictures with the door's video
 /// natively, frame by frame.
-public enum ScreenPainter {
+enum ScreenPainter {
     /// The pictures of one layout: `base` (opaque, the panel and, on screens
     /// without video, everything else) and `overlay` (transparent, the items
     /// over the door's video; nil when the base carries them).
-    public struct Layers: Equatable, Sendable {
-        public var base: Picture
-        public var overlay: Picture?
+    struct Layers: Equatable, Sendable {
+        var base: Picture
+        var overlay: Picture?
     }
 
-    public static func paint(_ layout: ScreenLayout) -> Layers {
+    static func paint(_ layout: ScreenLayout) -> Layers {
         let base = Canvas(width: layout.width, height: layout.height, alpha: false)
         base.setColor(.panel)
         cairo_paint(base.cr)
@@ -28,9 +28,9 @@ public enum ScreenPainter {
         }
     }
 
-    /// The pulse ring (§9.8) at its largest size, which the pipeline scales
+    /// The pulse ring at its largest size, which the pipeline scales
     /// and fades natively: a soft text-coloured ring, not a second green.
-    public static func pulseRing(diameter: Int) -> Picture {
+    static func pulseRing(diameter: Int) -> Picture {
         let size = max(8, diameter)
         let canvas = Canvas(width: size, height: size, alpha: true)
         let radius = Double(size) / 2

@@ -1,3 +1,4 @@
+import C1nkGLib
 import CGStreamer
 import CPictureBlend
 
@@ -14,8 +15,8 @@ final class PictureBlend {
     deinit { c1nk_picture_blend_unref(blend) }
 
     /// Blends onto every frame `pad` pushes (the probe keeps its own reference).
-    func attach(to pad: UnsafeMutablePointer<GstPad>) {
-        _ = c1nk_picture_blend_attach(blend, pad)
+    func attach(to pad: Pad) {
+        _ = c1nk_picture_blend_attach(blend, pad.pointer)
     }
 
     /// What to draw from the next frame on: premultiplied BGRA cuts, none to

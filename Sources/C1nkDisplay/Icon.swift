@@ -2,8 +2,8 @@ import CGStreamer
 import Foundation
 
 /// The display's icons, drawn as simple vector shapes in a 24-unit box
-/// (SF Symbols, which the seed names, are Apple's).
-public enum Icon: String, Equatable, Sendable, CaseIterable {
+/// (the phone app's SF Symbols are Apple's and do not ship here).
+enum Icon: String, Equatable, Sendable, CaseIterable {
     case phone, phoneDown, lock, lockOpen, mic, micSlash, house, bell
 
     /// Draws the icon filling `rect` in the current source colour.

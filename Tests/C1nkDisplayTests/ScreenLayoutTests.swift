@@ -1,5 +1,6 @@
+import C1nkCall
 import XCTest
-@testable import C1nkMedia
+@testable import C1nkDisplay
 
 /// Layout and painting without a pipeline: every screen at odd sizes, hostile
 /// names, and hit-testing on the drawn buttons.
@@ -12,13 +13,16 @@ final class ScreenLayoutTests: XCTestCase {
         "",
     ]
 
+    /// Every way a call ends.
+    static let allEndReasons: [CallMachine.EndReason] = [.hangup, .rejected, .remote, .answeredElsewhere, .noConnection,
+                                                         .mediaFailed, .lost, .serverError, .shutdown]
+
     static func scenes(door: String) -> [DisplayScene] {
         let screens: [DisplayMachine.Screen] = [
             .idle, .ringing(door: door, preview: false), .ringing(door: door, preview: true),
             .inCall(.init(door: door, picture: .showing, muted: true)), .inCall(.init(door: door, picture: .none, notice: .unlocked)),
-            .inCall(.init(door: door, picture: .waiting, notice: .failed)), .ended(door: door, reason: "no-connection"),
-            .ended(door: door, reason: door),
-        ]
+            .inCall(.init(door: door, picture: .waiting, notice: .failed)),
+        ] + allEndReasons.map { .ended(door: door, reason: $0) }
         return screens.map { screen in
             var scene = DisplayScene()
             scene.screen = screen
@@ -94,5 +98,20 @@ final class ScreenLayoutTests: XCTestCase {
         scene.screen = .ringing(door: "Dvor", preview: false)
         let ringing = ScreenLayout(scene: scene, width: 800, height: 480)
         XCTAssertEqual(Set(ringing.buttons.map(\.control)), [.accept, .reject])
+    }
+
+    /// The end screen says why, in Slovak; a reason without words of its own as the event names it.
+    func testEveryEndReasonHasItsText() {
+        let texts = Self.allEndReasons.map(ScreenLayout.reasonText)
+        XCTAssertEqual(texts, ["Zavesili ste", "Odmietnuté", "Dvere ukončili hovor", "Prijaté na inom zariadení",
+                               "Spojenie s dverami sa nepodarilo nadviazať", "Chyba zvuku alebo obrazu", "lost", "server-error",
+                               "Aplikácia sa vypína"])
+        var scene = DisplayScene()
+        for (reason, text) in zip(Self.allEndReasons, texts) {
+            scene.screen = .ended(door: "Dvor", reason: reason)
+            let layout = ScreenLayout(scene: scene, width: 800, height: 480)
+            let shown = layout.items.compactMap { item -> String? in if case .text(let t, _, _, _, _) = item { return t } else { return nil } }
+            XCTAssertEqual(shown, ["DVOR", reason == .noConnection ? "Bez pripojenia" : "Hovor ukončený", text], "\(reason)")
+        }
     }
 }

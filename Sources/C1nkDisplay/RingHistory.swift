@@ -10,7 +10,7 @@ public final class RingHistory {
         case answered, missed, rejected
         case answeredElsewhere = "answered-elsewhere"
 
-        /// The word on the display (§9.5: "prijaté", "zmeškané").
+        /// The word on the display ("prijaté", "zmeškané").
         public var text: String {
             switch self {
             case .answered: return "prijaté"
@@ -34,7 +34,7 @@ public final class RingHistory {
         }
 
         /// The list row: "Dnes 14:32" over "Hlavný vchod · prijaté".
-        public func row(now: Date = Date()) -> DisplayScene.Row {
+        func row(now: Date = Date()) -> DisplayScene.Row {
             DisplayScene.Row(title: DisplayClock.dayAndTime(Date(timeIntervalSince1970: Double(t) / 1000), now: now),
                              subtitle: "\(door) · \(outcome.text)")
         }
@@ -133,39 +133,5 @@ public final class RingHistory {
     struct HistoryError: Error, CustomStringConvertible {
         let description: String
         init(_ description: String) { self.description = description }
-    }
-}
-
-/// Turns the answerer's events into ring history entries: a ring's outcome is
-/// known when it ends.
-public final class RingHistoryRecorder {
-    private let history: RingHistory
-    private var rings: [String: (t: Int64, door: String, accepted: Bool)] = [:]
-    /// Called after an entry is written (the display refreshes its list).
-    public var onChange: (() -> Void)?
-
-    public init(history: RingHistory) { self.history = history }
-
-    public func event(_ name: String, _ fields: [String: Any]) {
-        guard let callId = fields["callId"] as? String else { return }
-        let t = (fields["t"] as? Int64) ?? MainContext.unixMilliseconds()
-        switch name {
-        case "ringing":
-            rings[callId] = (t, fields["doorName"] as? String ?? "?", false)
-        case "accepted":
-            rings[callId]?.accepted = true
-        case "ended":
-            let reason = fields["reason"] as? String ?? ""
-            let ring = rings.removeValue(forKey: callId) ?? (t, fields["doorName"] as? String ?? "?", false)
-            let outcome: RingHistory.Outcome
-            if ring.accepted { outcome = .answered }
-            else if reason == "answered-elsewhere" { outcome = .answeredElsewhere }
-            else if reason == "rejected" { outcome = .rejected }
-            else { outcome = .missed }
-            history.append(.init(t: ring.t, door: ring.door, outcome: outcome))
-            onChange?()
-        default:
-            break
-        }
     }
 }

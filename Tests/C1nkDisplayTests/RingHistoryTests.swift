@@ -1,6 +1,7 @@
+import C1nkCall
 import Foundation
 import XCTest
-@testable import C1nkMedia
+@testable import C1nkDisplay
 
 final class RingHistoryTests: XCTestCase {
     func temporaryPath() -> String {
@@ -13,17 +14,24 @@ final class RingHistoryTests: XCTestCase {
         let path = temporaryPath()
         let history = RingHistory(path: path)
         let recorder = RingHistoryRecorder(history: history)
-        let events: [(String, [String: Any])] = [
-            ("ringing", ["callId": "1", "doorName": "Hlavný vchod", "t": Int64(1_000)]), ("accepted", ["callId": "1"]),
-            ("ended", ["callId": "1", "reason": "hangup"]),
-            ("ringing", ["callId": "2", "doorName": "Dvor", "t": Int64(2_000)]), ("ended", ["callId": "2", "reason": "remote"]),
-            ("ringing", ["callId": "3", "doorName": "Dvor", "t": Int64(3_000)]), ("ended", ["callId": "3", "reason": "rejected"]),
-            ("ringing", ["callId": "4", "doorName": "Garáž", "t": Int64(4_000)]), ("ended", ["callId": "4", "reason": "answered-elsewhere"]),
+        let events: [(CallEvent, Int64)] = [
+            (.ringing(callId: "1", doorName: "Hlavný vchod"), 1_000), (.accepted(callId: "1"), 1_100),
+            (.ended(callId: "1", reason: .hangup, doorName: "Hlavný vchod"), 1_200),
+            (.ringing(callId: "2", doorName: "Dvor"), 2_000), (.ended(callId: "2", reason: .remote, doorName: "Dvor"), 2_100),
+            (.ringing(callId: "3", doorName: "Dvor"), 3_000), (.ended(callId: "3", reason: .rejected, doorName: "Dvor"), 3_100),
+            (.ringing(callId: "4", doorName: "Garáž"), 4_000),
+            (.ended(callId: "4", reason: .answeredElsewhere, doorName: "Garáž"), 4_100),
+            // A ring while busy never reached the resident: no entry.
+            (.missed(callId: "5", doorName: "Dvor", reason: "busy"), 5_000),
         ]
-        for (name, fields) in events { recorder.event(name, fields) }
+        var changes = 0
+        recorder.onChange = { changes += 1 }
+        for (event, t) in events { recorder.record(event, at: t) }
+        XCTAssertEqual(changes, 4)
         let reread = RingHistory(path: path)
         XCTAssertEqual(reread.entries.map(\.outcome), [.answered, .missed, .rejected, .answeredElsewhere])
         XCTAssertEqual(reread.latest(1).first?.door, "Garáž")
+        XCTAssertEqual(reread.entries.map(\.t), [1_000, 2_000, 3_000, 4_000], "each entry at its ring's time")
         let attributes = try FileManager.default.attributesOfItem(atPath: path)
         XCTAssertEqual((attributes[.posixPermissions] as? NSNumber)?.intValue, 0o600)
         let directory = try FileManager.default.attributesOfItem(atPath: (path as NSString).deletingLastPathComponent)
@@ -62,5 +70,23 @@ final class RingHistoryTests: XCTestCase {
         let yesterday = RingHistory.Entry(t: Int64((now.timeIntervalSince1970 - 86_400) * 1000), door: "D", outcome: .missed)
         XCTAssertTrue(yesterday.row(now: now).title.hasPrefix("Včera "))
         XCTAssertEqual(yesterday.row(now: now).subtitle, "D · zmeškané")
+    }
+
+    /// An end without its ring (the process started during the call) still
+    /// counts, at the end's time, under the door the end names.
+    func testAnEndWithoutItsRingIsKeptAtItsTime() {
+        let history = RingHistory(path: temporaryPath())
+        RingHistoryRecorder(history: history).record(.ended(callId: "9", reason: .noConnection, doorName: "Dvor"), at: 9_000)
+        XCTAssertEqual(history.entries, [.init(t: 9_000, door: "Dvor", outcome: .missed)])
+    }
+
+    func testOutcomes() {
+        XCTAssertEqual(RingHistoryRecorder.outcome(accepted: true, reason: .remote), .answered)
+        XCTAssertEqual(RingHistoryRecorder.outcome(accepted: true, reason: .answeredElsewhere), .answered)
+        XCTAssertEqual(RingHistoryRecorder.outcome(accepted: false, reason: .answeredElsewhere), .answeredElsewhere)
+        XCTAssertEqual(RingHistoryRecorder.outcome(accepted: false, reason: .rejected), .rejected)
+        for reason: CallMachine.EndReason in [.hangup, .remote, .noConnection, .mediaFailed, .lost, .serverError, .shutdown] {
+            XCTAssertEqual(RingHistoryRecorder.outcome(accepted: false, reason: reason), .missed, "\(reason)")
+        }
     }
 }

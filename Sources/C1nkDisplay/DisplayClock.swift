@@ -1,7 +1,7 @@
 import Foundation
 
 /// The clock and dates of the display, in Slovak, in local time.
-public enum DisplayClock {
+enum DisplayClock {
     static let weekdays = ["nedeľa", "pondelok", "utorok", "streda", "štvrtok", "piatok", "sobota"]
     static let months = ["januára", "februára", "marca", "apríla", "mája", "júna", "júla", "augusta",
                          "septembra", "októbra", "novembra", "decembra"]
@@ -14,19 +14,19 @@ public enum DisplayClock {
     }
 
     /// "14:32".
-    public static func time(_ date: Date) -> String {
+    static func time(_ date: Date) -> String {
         let p = parts(date)
         return String(format: "%02d:%02d", p.tm_hour, p.tm_min)
     }
 
     /// "utorok 1. decembra".
-    public static func day(_ date: Date) -> String {
+    static func day(_ date: Date) -> String {
         let p = parts(date)
         return "\(weekdays[Int(p.tm_wday)]) \(p.tm_mday). \(months[Int(p.tm_mon)])"
     }
 
     /// "Dnes 14:32", "Včera 09:11", or "28. 11. 14:32".
-    public static func dayAndTime(_ date: Date, now: Date) -> String {
+    static func dayAndTime(_ date: Date, now: Date) -> String {
         let p = parts(date), today = parts(now), yesterday = parts(now.addingTimeInterval(-86_400))
         let same = { (a: tm, b: tm) in a.tm_year == b.tm_year && a.tm_yday == b.tm_yday }
         if same(p, today) { return "Dnes \(time(date))" }
@@ -35,7 +35,7 @@ public enum DisplayClock {
     }
 
     /// Seconds until the next minute starts (the clock's next redraw).
-    public static func secondsToNextMinute(_ date: Date = Date()) -> Double {
+    static func secondsToNextMinute(_ date: Date = Date()) -> Double {
         let seconds = date.timeIntervalSince1970
         return 60 - seconds.truncatingRemainder(dividingBy: 60) + 0.05
     }

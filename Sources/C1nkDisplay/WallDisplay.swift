@@ -1,3 +1,4 @@
+import C1nkCall
 import C1nkGLib
 import Foundation
 
@@ -19,36 +20,51 @@ public final class WallDisplay {
         public init() {}
     }
 
-    public let pipeline: DisplayPipeline
+    /// Where a call sends its video: the `{sink}` of the call's pipeline.
+    public var callSink: String { pipeline.callSink }
     /// An answerer command (`accept`, `reject`, `open`, `hangup`, `mute`, `unmute`).
     public var onCommand: ((String) -> Void)?
-    /// A sound of seed §9.7 to play.
-    public var onSound: ((DisplayMachine.Sound) -> Void)?
-    /// The last rings, newest first (the home screen's list).
-    public var history: () -> [RingHistory.Entry] = { [] }
-    /// The clock, replaceable for screenshots.
-    public var now: () -> Date = { Date() }
+    /// A sound to play.
+    public var onSound: ((DisplaySound) -> Void)?
 
-    public private(set) var machine = DisplayMachine()
-    public private(set) var scene = DisplayScene()
-    public private(set) var layout: ScreenLayout
+    let pipeline: DisplayPipeline
+    private(set) var machine = DisplayMachine()
+    private(set) var scene = DisplayScene()
+    private(set) var layout: ScreenLayout
     /// Pictures painted so far (one per change of scene).
-    public private(set) var paints = 0
+    private(set) var paints = 0
 
-    private let options: Options
-    private var timers: [DisplayMachine.Timer: GLibTimer] = [:]
-    private var clockTimer: GLibTimer?
+    private let history: RingHistory?
+    private let clock: any TimerClock
+    private let date: () -> Date
+    private var timers: [DisplayMachine.Timer: any ScheduledTimer] = [:]
+    private var clockTimer: (any ScheduledTimer)?
     private var openRequestedAt: Double?
 
-    public init(sink: String, options: Options) throws {
-        self.options = options
+    /// How many of the latest rings the home screen lists, newest first.
+    static let historyRows = 8
+    /// How long after an open request (seconds) a server error counts as the
+    /// server refusing the open.
+    static let openRefusalWindow = 10.0
+
+    /// Starts the display on `sink` (an element name or a bin description,
+    /// as `--sink`) with home on it: the building, the clock and the latest
+    /// rings of `history`. `clock` runs the display's timers and `date` tells
+    /// the time it shows (both replaceable for tests).
+    public init(sink: String, options: Options, history: RingHistory? = nil, clock: any TimerClock = GLibClock.shared,
+                date: @escaping () -> Date = { Date() }) throws {
+        self.history = history
+        self.clock = clock
+        self.date = date
         pipeline = try DisplayPipeline(sink: sink, width: options.width, height: options.height, framesPerSecond: options.framesPerSecond,
-                                       renderImmediately: options.renderImmediately)
+                                       renderImmediately: options.renderImmediately, clock: clock)
         scene.building = options.building
         scene.reduceMotion = options.reduceMotion
         layout = ScreenLayout(scene: scene, width: pipeline.width, height: pipeline.height)
-        pipeline.onNavigation = { [weak self] input in self?.navigation(input) }
+        pipeline.onNavigation = { [weak self] input in self?.receive(input) }
+        // Home is painted and handed over before the pipeline runs: it is the first frame.
         refresh(force: true)
+        try pipeline.start()
         scheduleClock()
     }
 
@@ -60,26 +76,26 @@ public final class WallDisplay {
 
     // MARK: - Events in
 
-    /// An event of the answerer (as in the events file).
-    public func event(_ name: String, _ fields: [String: Any]) {
-        switch name {
-        case "connected", "registered": handle(.connection(true))
-        case "disconnected", "connect-failed": handle(.connection(false))
-        case "ringing": handle(.ringing(door: fields["doorName"] as? String ?? ""))
-        case "media-connected": handle(.mediaConnected)
-        case "first-frame": handle(.firstFrame)
-        case "accepted": handle(.accepted)
-        case "door-opened":
+    /// An event of the answerer, as the events log has it.
+    public func event(_ event: CallEvent) {
+        switch event {
+        case .connected, .registered: handle(.connection(true))
+        case .disconnected, .connectFailed: handle(.connection(false))
+        case .ringing(_, let doorName): handle(.ringing(door: doorName))
+        case .mediaConnected: handle(.mediaConnected)
+        case .firstFrame: handle(.firstFrame)
+        case .accepted: handle(.accepted)
+        case .doorOpened:
             openRequestedAt = nil
             handle(.doorOpened)
-        case "error":
+        case .error:
             // The server refusing an open shows on the button, briefly.
-            if let asked = openRequestedAt, MainContext.monotonicSeconds() - asked < 10 {
+            if let asked = openRequestedAt, clock.now - asked < Self.openRefusalWindow {
                 openRequestedAt = nil
                 handle(.doorOpenFailed)
             }
-        case "ended": handle(.ended(reason: fields["reason"] as? String ?? ""))
-        default: break
+        case .ended(_, let reason, _, _, _): handle(.ended(reason: reason))
+        case .missed, .doorOpenFailed, .recording, .recorded, .levels, .measurements, .deleted, .reloaded: break
         }
     }
 
@@ -89,11 +105,11 @@ public final class WallDisplay {
     /// The ring history changed.
     public func historyChanged() { refresh() }
 
-    public func handle(_ event: DisplayMachine.Event) {
+    func handle(_ event: DisplayMachine.Event) {
         for action in machine.handle(event) {
             switch action {
             case .startTimer(let timer):
-                timers[timer] = GLibTimer(after: timer.seconds) { [weak self] in self?.handle(.timeout(timer)) }
+                timers[timer] = clock.schedule(after: timer.seconds) { [weak self] in self?.handle(.timeout(timer)) }
             case .cancelTimer(let timer):
                 timers[timer] = nil
             case .play(let sound):
@@ -105,14 +121,22 @@ public final class WallDisplay {
 
     // MARK: - Input
 
+    /// Input from a sink's navigation events or an input device.
+    public func receive(_ input: NavigationInput) {
+        switch input {
+        case let .press(x, y): press(x: x, y: y)
+        case .key(let name): key(name)
+        }
+    }
+
     /// A touch or click at display pixel (x, y): the button drawn there.
-    public func press(x: Double, y: Double) {
+    func press(x: Double, y: Double) {
         guard let control = layout.control(atX: x, y: y) else { return }
         perform(control)
     }
 
     /// A key by name ("Return", "a", "Escape" …).
-    public func key(_ name: String) {
+    func key(_ name: String) {
         guard let control = KeyCommand.control(forKey: name, muted: isMuted) else { return }
         perform(control)
     }
@@ -124,18 +148,8 @@ public final class WallDisplay {
 
     private func perform(_ control: ScreenLayout.Control) {
         onSound?(.click)
-        if control == .open { openRequestedAt = MainContext.monotonicSeconds() }
+        if control == .open { openRequestedAt = clock.now }
         onCommand?(control.rawValue)
-    }
-
-    /// Input from a sink's navigation events or an input device.
-    public func receive(_ input: NavigationInput) { navigation(input) }
-
-    private func navigation(_ input: NavigationInput) {
-        switch input {
-        case let .press(x, y): press(x: x, y: y)
-        case .key(let name): key(name)
-        }
     }
 
     // MARK: - Painting
@@ -145,10 +159,10 @@ public final class WallDisplay {
         var next = scene
         next.screen = machine.screen
         next.connected = machine.connected
-        let date = now()
-        next.clock = DisplayClock.time(date)
-        next.date = DisplayClock.day(date)
-        next.history = machine.screen == .idle ? history().prefix(8).map { $0.row(now: date) } : []
+        let now = date()
+        next.clock = DisplayClock.time(now)
+        next.date = DisplayClock.day(now)
+        next.history = machine.screen == .idle ? (history?.latest(Self.historyRows) ?? []).map { $0.row(now: now) } : []
         guard force || next != scene else { return }
         scene = next
         layout = ScreenLayout(scene: scene, width: pipeline.width, height: pipeline.height)
@@ -156,8 +170,9 @@ public final class WallDisplay {
         paints += 1
     }
 
+    /// Repaints when the next minute starts (the clock), and again each minute.
     private func scheduleClock() {
-        clockTimer = GLibTimer(after: DisplayClock.secondsToNextMinute(now())) { [weak self] in
+        clockTimer = clock.schedule(after: DisplayClock.secondsToNextMinute(date())) { [weak self] in
             self?.refresh()
             self?.scheduleClock()
         }

@@ -1,30 +1,33 @@
+import C1nkCall
+
 /// Where everything of one scene goes at one display size: the single source
 /// of geometry for the painter and for hit-testing touches, so a tap lands on
-/// exactly what was drawn. Sizes follow seed §9.3–§9.6 in points, scaled by
-/// `unit` (a 480-pixel short side is 1 pt per pixel).
-public struct ScreenLayout: Equatable, Sendable {
-    public struct Rect: Equatable, Sendable {
-        public var x: Double, y: Double, width: Double, height: Double
-        public init(x: Double, y: Double, width: Double, height: Double) {
+/// exactly what was drawn. Sizes are the C1nk design's points (24 pt margins,
+/// 60 pt action buttons, 56 pt round ones, the type scale of `DisplayFont`),
+/// scaled by `unit` (a 480-pixel short side is 1 pt per pixel).
+struct ScreenLayout: Equatable, Sendable {
+    struct Rect: Equatable, Sendable {
+        var x: Double, y: Double, width: Double, height: Double
+        init(x: Double, y: Double, width: Double, height: Double) {
             self.x = x; self.y = y; self.width = width; self.height = height
         }
-        public var maxX: Double { x + width }
-        public var maxY: Double { y + height }
-        public var midX: Double { x + width / 2 }
-        public var midY: Double { y + height / 2 }
-        public func contains(_ px: Double, _ py: Double) -> Bool {
+        var maxX: Double { x + width }
+        var maxY: Double { y + height }
+        var midX: Double { x + width / 2 }
+        var midY: Double { y + height / 2 }
+        func contains(_ px: Double, _ py: Double) -> Bool {
             px >= x && px < maxX && py >= y && py < maxY
         }
     }
 
-    public enum Alignment: Sendable { case leading, center, trailing }
+    enum Alignment: Sendable { case leading, center, trailing }
 
     /// What a button does; the display turns it into an answerer command.
-    public enum Control: String, Equatable, Sendable, CaseIterable {
+    enum Control: String, Equatable, Sendable, CaseIterable {
         case accept, reject, open, hangup, mute, unmute
     }
 
-    public enum ButtonStyle: Equatable, Sendable {
+    enum ButtonStyle: Equatable, Sendable {
         /// The one green action: full green, dark text.
         case primary
         /// Hang up, reject, a failure: full danger, white text.
@@ -35,19 +38,19 @@ public struct ScreenLayout: Equatable, Sendable {
         case roundDanger
     }
 
-    public struct Button: Equatable, Sendable {
-        public var control: Control
-        public var frame: Rect
-        public var style: ButtonStyle
-        public var icon: Icon
-        public var title: String?
+    struct Button: Equatable, Sendable {
+        var control: Control
+        var frame: Rect
+        var style: ButtonStyle
+        var icon: Icon
+        var title: String?
         /// The caption under a round button.
-        public var caption: String?
+        var caption: String?
         /// The keys that do the same.
-        public var keyHint: String?
+        var keyHint: String?
     }
 
-    public enum Item: Equatable, Sendable {
+    enum Item: Equatable, Sendable {
         case fill(Rect, DisplayColor, cornerRadius: Double)
         case circle(centerX: Double, centerY: Double, radius: Double, DisplayColor)
         /// Vertical gradient from `top` to `bottom` colour.
@@ -60,41 +63,41 @@ public struct ScreenLayout: Equatable, Sendable {
     }
 
     /// What lies under the drawn items.
-    public enum Background: Equatable, Sendable {
+    enum Background: Equatable, Sendable {
         /// The panel colour, opaque: no video shows.
         case panel
         /// The door's video, under a panel-coloured veil of this opacity.
         case video(veil: Double)
     }
 
-    /// The ringing pulse (§9.8): circles from `from` to `to` pt diameter.
-    public struct Pulse: Equatable, Sendable {
-        public var centerX: Double, centerY: Double
-        public var fromDiameter: Double, toDiameter: Double
-        public var animated: Bool
+    /// The ringing pulse: circles from `from` to `to` pt diameter.
+    struct Pulse: Equatable, Sendable {
+        var centerX: Double, centerY: Double
+        var fromDiameter: Double, toDiameter: Double
+        var animated: Bool
     }
 
-    public let width: Int
-    public let height: Int
-    public let unit: Double
-    public private(set) var background = Background.panel
-    public private(set) var items: [Item] = []
-    public private(set) var pulse: Pulse?
+    let width: Int
+    let height: Int
+    let unit: Double
+    private(set) var background = Background.panel
+    private(set) var items: [Item] = []
+    private(set) var pulse: Pulse?
 
-    public var buttons: [Button] {
+    var buttons: [Button] {
         items.compactMap { if case .button(let button) = $0 { return button } else { return nil } }
     }
 
     /// The control under a touch or click at display pixel (x, y).
-    public func control(atX x: Double, y: Double) -> Control? {
+    func control(atX x: Double, y: Double) -> Control? {
         buttons.first { $0.frame.contains(x, y) }?.control
     }
 
-    public func frame(of control: Control) -> Rect? {
+    func frame(of control: Control) -> Rect? {
         buttons.first { $0.control == control }?.frame
     }
 
-    public init(scene: DisplayScene, width: Int, height: Int) {
+    init(scene: DisplayScene, width: Int, height: Int) {
         self.width = max(1, width)
         self.height = max(1, height)
         unit = Double(min(self.width, self.height)) / 480
@@ -237,9 +240,9 @@ public struct ScreenLayout: Equatable, Sendable {
         }
     }
 
-    private mutating func layOutEnded(door: String, reason: String) {
+    private mutating func layOutEnded(door: String, reason: CallMachine.EndReason) {
         background = .panel
-        let noConnection = reason == "no-connection"
+        let noConnection = reason == .noConnection
         text(door.uppercased(), x: margin, y: margin, width: w - 2 * margin, .overline, .textDim)
         let iconSize = 56 * unit
         let centerY = h * 0.38
@@ -252,18 +255,18 @@ public struct ScreenLayout: Equatable, Sendable {
         text(Self.reasonText(reason), x: margin, y: y, width: w - 2 * margin, .body, .textDim, .center)
     }
 
-    /// The `ended` reason in the display's words.
-    public static func reasonText(_ reason: String) -> String {
+    /// Why the call ended, in the display's words. A reason without words
+    /// of its own shows as the `ended` event names it.
+    static func reasonText(_ reason: CallMachine.EndReason) -> String {
         switch reason {
-        case "hangup": return "Zavesili ste"
-        case "rejected": return "Odmietnuté"
-        case "remote": return "Dvere ukončili hovor"
-        case "answered-elsewhere": return "Prijaté na inom zariadení"
-        case "no-connection": return "Spojenie s dverami sa nepodarilo nadviazať"
-        case "media-failed": return "Chyba zvuku alebo obrazu"
-        case "busy": return "Práve prebieha iný hovor"
-        case "shutdown": return "Aplikácia sa vypína"
-        default: return reason
+        case .hangup: return "Zavesili ste"
+        case .rejected: return "Odmietnuté"
+        case .remote: return "Dvere ukončili hovor"
+        case .answeredElsewhere: return "Prijaté na inom zariadení"
+        case .noConnection: return "Spojenie s dverami sa nepodarilo nadviazať"
+        case .mediaFailed: return "Chyba zvuku alebo obrazu"
+        case .shutdown: return "Aplikácia sa vypína"
+        case .lost, .serverError: return reason.rawValue
         }
     }
 }

@@ -1,9 +1,11 @@
+import C1nkCall
+
 /// What the wall display shows, as a pure state machine in the shape of
 /// `CallMachine`: the answerer's events in, timers and sounds out, no clock
 /// and no I/O. The display renders a new picture only when `screen` or
 /// `connected` changes, never per video frame.
-public struct DisplayMachine: Equatable, Sendable {
-    public enum Screen: Equatable, Sendable {
+struct DisplayMachine: Equatable, Sendable {
+    enum Screen: Equatable, Sendable {
         /// Home: building header, connection dot, clock, last rings.
         case idle
         /// A ring: door name, pulse, accept and reject; `preview` once the
@@ -12,16 +14,16 @@ public struct DisplayMachine: Equatable, Sendable {
         case inCall(InCall)
         /// A short screen after a call: "Hovor ukončený" with the reason, or
         /// "Bez pripojenia" when no connection was made.
-        case ended(door: String, reason: String)
+        case ended(door: String, reason: CallMachine.EndReason)
     }
 
-    public struct InCall: Equatable, Sendable {
-        public var door: String
-        public var picture: Picture
-        public var muted: Bool
-        public var notice: DoorNotice
+    struct InCall: Equatable, Sendable {
+        var door: String
+        var picture: Picture
+        var muted: Bool
+        var notice: DoorNotice
 
-        public init(door: String, picture: Picture = .waiting, muted: Bool = false, notice: DoorNotice = .none) {
+        init(door: String, picture: Picture = .waiting, muted: Bool = false, notice: DoorNotice = .none) {
             self.door = door
             self.picture = picture
             self.muted = muted
@@ -29,7 +31,7 @@ public struct DisplayMachine: Equatable, Sendable {
         }
     }
 
-    public enum Picture: Equatable, Sendable {
+    enum Picture: Equatable, Sendable {
         /// Connected, the first frame not yet here (under 3 s).
         case waiting
         case showing
@@ -38,13 +40,14 @@ public struct DisplayMachine: Equatable, Sendable {
     }
 
     /// What the open button says for a moment after an open.
-    public enum DoorNotice: Equatable, Sendable { case none, unlocked, failed }
+    enum DoorNotice: Equatable, Sendable { case none, unlocked, failed }
 
-    public enum Timer: Equatable, Sendable, CaseIterable {
+    enum Timer: Equatable, Sendable, CaseIterable {
         case noPicture, doorNotice, endScreen
 
-        /// Seed §10.2: 3 s without video, 2.5 s of ODOMKNUTÉ.
-        public var seconds: Double {
+        /// 3 s without video before "Bez obrazu", 2.5 s of ODOMKNUTÉ, 3 s of
+        /// the end screen before home.
+        var seconds: Double {
             switch self {
             case .noPicture: return 3
             case .doorNotice: return 2.5
@@ -53,10 +56,9 @@ public struct DisplayMachine: Equatable, Sendable {
         }
     }
 
-    /// Seed §9.7.
-    public enum Sound: Equatable, Sendable { case click, doorOpened, leave }
+    typealias Sound = DisplaySound
 
-    public enum Event: Equatable, Sendable {
+    enum Event: Equatable, Sendable {
         case connection(Bool)
         case ringing(door: String)
         case mediaConnected
@@ -65,24 +67,24 @@ public struct DisplayMachine: Equatable, Sendable {
         case doorOpened
         case doorOpenFailed
         case muted(Bool)
-        /// `reason` as in the `ended` event (`hangup`, `rejected`, `no-connection` …).
-        case ended(reason: String)
+        /// The `ended` event's reason.
+        case ended(reason: CallMachine.EndReason)
         case timeout(Timer)
     }
 
-    public enum Action: Equatable, Sendable {
+    enum Action: Equatable, Sendable {
         case startTimer(Timer)
         case cancelTimer(Timer)
         case play(Sound)
     }
 
-    public private(set) var screen: Screen = .idle
-    public private(set) var connected = false
+    private(set) var screen: Screen = .idle
+    private(set) var connected = false
     private var frameSeen = false
 
-    public init() {}
+    init() {}
 
-    public mutating func handle(_ event: Event) -> [Action] {
+    mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case .connection(let up):
             connected = up
@@ -136,7 +138,8 @@ public struct DisplayMachine: Equatable, Sendable {
             }
             screen = .ended(door: door, reason: reason)
             var actions: [Action] = [.cancelTimer(.noPicture), .cancelTimer(.doorNotice), .startTimer(.endScreen)]
-            if reason == "hangup" || reason == "rejected" { actions.append(.play(.leave)) }
+            // The resident ended it: the leave tone. (The door, another device or a failure: none.)
+            if reason == .hangup || reason == .rejected { actions.append(.play(.leave)) }
             return actions
 
         case .timeout(let timer):

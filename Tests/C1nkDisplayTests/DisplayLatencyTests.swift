@@ -1,6 +1,7 @@
 import CGStreamer
 import Foundation
 import XCTest
+@testable import C1nkDisplay
 @testable import C1nkGLib
 @testable import C1nkMedia
 
@@ -55,10 +56,10 @@ final class DisplayLatencyTests: XCTestCase {
         FrameStamp.stampFrames(on: doorOutput, width: Self.width, height: Self.height)
         gst_object_unref(UnsafeMutableRawPointer(doorOutput))
         gst_object_unref(UnsafeMutableRawPointer(door))
-        let screen = try XCTUnwrap(display?.pipeline.sinkElement ?? Gst.find("screen", in: pipeline))
-        let screenInput = try XCTUnwrap(gst_element_get_static_pad(screen, "sink"))
+        let screen = try XCTUnwrap(display?.pipeline.sinkElement ?? Gst.find("screen", in: pipeline).map { Element(adopting: $0) })
+        let screenInput = try XCTUnwrap(screen.staticPad("sink"))
         let ages = Ages()
-        let probe = PadProbe.add(screenInput, GST_PAD_PROBE_TYPE_BUFFER) { info in
+        let probe = screenInput.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { info in
             if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
                let stamp = FrameStamp.read(buffer, width: Self.width, height: Self.height),
                let age = FrameStamp.age(of: stamp) {
@@ -66,11 +67,7 @@ final class DisplayLatencyTests: XCTestCase {
             }
             return GST_PAD_PROBE_OK
         }
-        defer {
-            gst_pad_remove_probe(screenInput, probe)
-            gst_object_unref(UnsafeMutableRawPointer(screenInput))
-            if display == nil { gst_object_unref(UnsafeMutableRawPointer(screen)) }
-        }
+        defer { screenInput.removeProbe(probe) }
         gst_element_set_state(pipeline, GST_STATE_PLAYING)
         MainContext.spin(1)
         ages.clear()

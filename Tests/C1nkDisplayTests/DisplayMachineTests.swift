@@ -1,5 +1,5 @@
 import XCTest
-@testable import C1nkMedia
+@testable import C1nkDisplay
 
 /// The display's state machine, with no GStreamer and no clock.
 final class DisplayMachineTests: XCTestCase {
@@ -7,7 +7,7 @@ final class DisplayMachineTests: XCTestCase {
 
     static let allEvents: [M.Event] = [
         .connection(true), .connection(false), .ringing(door: "Hlavný vchod"), .mediaConnected, .firstFrame, .accepted,
-        .doorOpened, .doorOpenFailed, .muted(true), .muted(false), .ended(reason: "hangup"), .ended(reason: "no-connection"),
+        .doorOpened, .doorOpenFailed, .muted(true), .muted(false), .ended(reason: .hangup), .ended(reason: .noConnection),
         .timeout(.noPicture), .timeout(.doorNotice), .timeout(.endScreen),
     ]
 
@@ -57,14 +57,14 @@ final class DisplayMachineTests: XCTestCase {
     }
 
     func testEndScreenThenHome() {
-        var (machine, actions) = run([.ringing(door: "Dvor"), .accepted, .muted(true), .ended(reason: "hangup")])
-        XCTAssertEqual(machine.screen, .ended(door: "Dvor", reason: "hangup"))
+        var (machine, actions) = run([.ringing(door: "Dvor"), .accepted, .muted(true), .ended(reason: .hangup)])
+        XCTAssertEqual(machine.screen, .ended(door: "Dvor", reason: .hangup))
         XCTAssertTrue(actions.contains(.play(.leave)))
         XCTAssertTrue(actions.contains(.startTimer(.endScreen)))
         _ = machine.handle(.timeout(.endScreen))
         XCTAssertEqual(machine.screen, .idle)
         // A ring during the end screen replaces it at once.
-        (machine, _) = run([.ringing(door: "A"), .ended(reason: "no-connection"), .ringing(door: "B")])
+        (machine, _) = run([.ringing(door: "A"), .ended(reason: .noConnection), .ringing(door: "B")])
         XCTAssertEqual(machine.screen, .ringing(door: "B", preview: false))
     }
 
@@ -78,7 +78,7 @@ final class DisplayMachineTests: XCTestCase {
     /// crash, timers only for their screens, a ringing screen only after a ring.
     func testEveryPairOfEventsKeepsTheInvariants() {
         let prefixes: [[M.Event]] = [[], [.ringing(door: "D")], [.ringing(door: "D"), .accepted],
-                                     [.ringing(door: "D"), .firstFrame, .accepted], [.ringing(door: "D"), .ended(reason: "remote")]]
+                                     [.ringing(door: "D"), .firstFrame, .accepted], [.ringing(door: "D"), .ended(reason: .remote)]]
         for prefix in prefixes {
             for first in Self.allEvents {
                 for second in Self.allEvents {

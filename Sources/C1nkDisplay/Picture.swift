@@ -3,16 +3,16 @@ import CGStreamer
 /// A still picture for one layer of the display, in GStreamer's byte order:
 /// `BGRx` (opaque) or `BGRA` with premultiplied alpha (Cairo's), rows of
 /// `width × 4` bytes.
-public struct Picture: Equatable, Sendable {
-    public let width: Int
-    public let height: Int
-    public let hasAlpha: Bool
-    public let bytes: [UInt8]
+struct Picture: Equatable, Sendable {
+    let width: Int
+    let height: Int
+    let hasAlpha: Bool
+    let bytes: [UInt8]
 
-    public var format: String { hasAlpha ? "BGRA" : "BGRx" }
+    var format: String { hasAlpha ? "BGRA" : "BGRx" }
 
     /// Raw video caps that describe this picture.
-    public var caps: String {
+    var caps: String {
         "video/x-raw,format=\(format),width=\(width),height=\(height),framerate=0/1,interlace-mode=progressive,pixel-aspect-ratio=1/1"
     }
 }
