@@ -3,7 +3,7 @@ import PackageDescription
 
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
-//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
+//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall / C1nkSpeaker → C1nkMedia →
 //   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → commands, plugin.
 // Only C1nkGLib and C1nkMedia import CGStreamer. docs/architecture.md has the map.
 
@@ -15,7 +15,7 @@ let package = Package(
     name: "c1nk-gst",
     products: [
         // The library, layer by layer (import the layers you need).
-        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
+        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkSpeaker", "C1nkMedia", "C1nkSignaling",
                                             "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
@@ -60,8 +60,11 @@ let package = Package(
         .target(name: "C1nkProtocol", swiftSettings: []),
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
+        // The process speaker's pure half: its sleep and wake (a state machine), its sounds, its level history.
+        .target(name: "C1nkSpeaker", dependencies: ["C1nkGLibBase"], exclude: ["README.md"], swiftSettings: []),
         // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines",
+                                                  "C1nkSpeaker"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
@@ -99,8 +102,10 @@ let package = Package(
         // Protocol and call tests: no GStreamer in their build.
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
+        // The speaker's power machine and level history: no GStreamer in their build.
+        .testTarget(name: "C1nkSpeakerTests", dependencies: ["C1nkSpeaker"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                    dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkMedia",
                                    "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
                     swiftSettings: swift5),
     ]
