@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkSpeaker
 import CGStreamer
 import Foundation
 import Synchronization
@@ -186,7 +187,7 @@ public final class SpeakerOutput {
 
     // MARK: - Sounds and the ringtone
 
-    /// Plays one of the display's sounds (§9.7) over whatever else is playing.
+    /// Plays one of the display's sounds over whatever else is playing.
     public func play(_ sound: SpeakerSound) {
         guard problem == nil else { return }
         wake()

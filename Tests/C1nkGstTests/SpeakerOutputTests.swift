@@ -1,3 +1,4 @@
+import C1nkSpeaker
 import CGStreamer
 import XCTest
 @testable import C1nkGLib

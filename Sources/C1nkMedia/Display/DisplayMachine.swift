@@ -1,3 +1,5 @@
+import C1nkSpeaker
+
 /// What the wall display shows, as a pure state machine in the shape of
 /// `CallMachine`: the answerer's events in, timers and sounds out, no clock
 /// and no I/O. The display renders a new picture only when `screen` or
@@ -53,8 +55,9 @@ public struct DisplayMachine: Equatable, Sendable {
         }
     }
 
-    /// Seed §9.7.
-    public enum Sound: Equatable, Sendable { case click, doorOpened, leave }
+    /// The display's sounds are the speaker's: a touch clicks, an opened
+    /// door rises, a call hung up or rejected falls (`ended`).
+    public typealias Sound = SpeakerSound
 
     public enum Event: Equatable, Sendable {
         case connection(Bool)
@@ -136,7 +139,7 @@ public struct DisplayMachine: Equatable, Sendable {
             }
             screen = .ended(door: door, reason: reason)
             var actions: [Action] = [.cancelTimer(.noPicture), .cancelTimer(.doorNotice), .startTimer(.endScreen)]
-            if reason == "hangup" || reason == "rejected" { actions.append(.play(.leave)) }
+            if reason == "hangup" || reason == "rejected" { actions.append(.play(.ended)) }
             return actions
 
         case .timeout(let timer):
