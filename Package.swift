@@ -3,7 +3,7 @@ import PackageDescription
 
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
-//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
+//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall / C1nkSpeaker → C1nkMedia →
 //   C1nkDisplay (the wall display) / C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → C1nkDoor → commands, plugin.
 // C1nkLocal (the call router and its sockets) and C1nkSignaling stand on C1nkGLibBase, the
 // GStreamer-free half of the bridge: c1nk-gst-server links no libgstreamer.
@@ -17,8 +17,8 @@ let package = Package(
     name: "c1nk-gst",
     products: [
         // The library, layer by layer (import the layers you need).
-        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
-                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
+        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkSpeaker", "C1nkMedia", "C1nkDisplay",
+                                            "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
                                             "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
@@ -63,11 +63,14 @@ let package = Package(
         .target(name: "C1nkProtocol", swiftSettings: []),
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
-        // webrtcbin sessions, pipelines from text, recording, probes, the door's media.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+        // The process speaker's pure half: its sleep and wake (a state machine), its sounds, its level history.
+        .target(name: "C1nkSpeaker", dependencies: ["C1nkGLibBase"], exclude: ["README.md"], swiftSettings: []),
+        // webrtcbin sessions, pipelines from text, recording, probes, the speaker's mixer graph.
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker"],
                 swiftSettings: []),
         // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
-        .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall", "C1nkMedia"],
+        .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall",
+                                                    "C1nkSpeaker", "C1nkMedia"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
@@ -112,11 +115,13 @@ let package = Package(
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
         // The call router's tests: the router and the protocol alone, no media.
         .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
+        // The speaker's power machine and level history: no GStreamer in their build.
+        .testTarget(name: "C1nkSpeakerTests", dependencies: ["C1nkSpeaker"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
-                                                             "C1nkMedia", "C1nkDisplay"], swiftSettings: []),
+                                                             "C1nkSpeaker", "C1nkMedia", "C1nkDisplay"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkDisplay",
+                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkMedia", "C1nkDisplay",
                                    "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
                                    "C1nkCommandLine"],
                     swiftSettings: swift5),

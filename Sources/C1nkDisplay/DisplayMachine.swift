@@ -1,4 +1,5 @@
 import C1nkCall
+import C1nkSpeaker
 
 /// What the wall display shows, as a pure state machine in the shape of
 /// `CallMachine`: the answerer's events in, timers and sounds out, no clock
@@ -56,7 +57,9 @@ struct DisplayMachine: Equatable, Sendable {
         }
     }
 
-    typealias Sound = DisplaySound
+    /// The display's sounds are the speaker's: a touch clicks, an opened
+    /// door rises, a call hung up or rejected falls (`ended`).
+    public typealias Sound = SpeakerSound
 
     enum Event: Equatable, Sendable {
         case connection(Bool)
@@ -138,8 +141,8 @@ struct DisplayMachine: Equatable, Sendable {
             }
             screen = .ended(door: door, reason: reason)
             var actions: [Action] = [.cancelTimer(.noPicture), .cancelTimer(.doorNotice), .startTimer(.endScreen)]
-            // The resident ended it: the leave tone. (The door, another device or a failure: none.)
-            if reason == .hangup || reason == .rejected { actions.append(.play(.leave)) }
+            // The resident ended it: the falling tone. (The door, another device or a failure: none.)
+            if reason == .hangup || reason == .rejected { actions.append(.play(.ended)) }
             return actions
 
         case .timeout(let timer):

@@ -1,5 +1,6 @@
 import C1nkCall
 import C1nkGLib
+import C1nkSpeaker
 import Foundation
 
 /// The wall display: follows the answerer's events with a `DisplayMachine`,
@@ -25,7 +26,7 @@ public final class WallDisplay {
     /// An answerer command (`accept`, `reject`, `open`, `hangup`, `mute`, `unmute`).
     public var onCommand: ((String) -> Void)?
     /// A sound to play.
-    public var onSound: ((DisplaySound) -> Void)?
+    public var onSound: ((SpeakerSound) -> Void)?
 
     let pipeline: DisplayPipeline
     private(set) var machine = DisplayMachine()

@@ -6,7 +6,7 @@ import Synchronization
 /// new. The probe (GStreamer 1.22) leaks a latency query on every LATENCY
 /// event it handles, and the speaker's pipeline sends one each time it
 /// wakes for a call, with the same value (its latency is fixed: see
-/// `SpeakerOutput.init`). The probe needs the first (until then it hands
+/// `SpeakerGraph.init`). The probe needs the first (until then it hands
 /// the DSP silence) and any that changes the latency; a repeat is passed on
 /// upstream past the probe instead, so the elements above it still get it.
 /// The probe keeps what it learnt across the speaker's sleeps.
@@ -14,14 +14,11 @@ import Synchronization
 /// The pad probe runs on whichever thread sends the event (a state change
 /// or a latency recalculation), never per buffer.
 enum EchoProbeLatencyGate {
-    static func install(on probe: UnsafeMutablePointer<GstElement>) {
-        guard let source = gst_element_get_static_pad(probe, "src"),
-              let sink = gst_element_get_static_pad(probe, "sink") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
+    static func install(on probe: Element) {
         // The pad probe's closure keeps the sink pad for the probe's life.
-        let sinkPad = PadReference(sink)
+        guard let source = probe.staticPad("src"), let sink = probe.staticPad("sink") else { return }
         let seen = Mutex<GstClockTime?>(nil)
-        PadProbe.add(source, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+        source.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
             guard let event = gst_pad_probe_info_get_event(info), event.pointee.type == GST_EVENT_LATENCY else { return GST_PAD_PROBE_OK }
             var latency: GstClockTime = 0
             gst_event_parse_latency(event, &latency)
@@ -30,15 +27,8 @@ enum EchoProbeLatencyGate {
                 return last == latency
             }
             guard repeated else { return GST_PAD_PROBE_OK }
-            _ = gst_pad_push_event(sinkPad.pad, gst_event_ref(event))
+            sink.pushEvent(gst_event_ref(event))
             return GST_PAD_PROBE_DROP
         }
-    }
-
-    /// A pad reference the pad probe's closure owns.
-    private final class PadReference {
-        let pad: UnsafeMutablePointer<GstPad>
-        init(_ pad: UnsafeMutablePointer<GstPad>) { self.pad = pad }
-        deinit { gst_object_unref(UnsafeMutableRawPointer(pad)) }
     }
 }

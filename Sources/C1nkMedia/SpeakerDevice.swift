@@ -27,20 +27,18 @@ enum SpeakerDevice {
 
     /// Applies the settings to `element` when it is such a sink and
     /// `description` (the user's `--audio-sink`) does not set them.
-    static func tune(_ element: UnsafeMutablePointer<GstElement>, description: String) {
-        let raw = UnsafeMutableRawPointer(element)
-        let flags = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self).pointee.flags
-        guard flags & GST_ELEMENT_FLAG_SINK.rawValue != 0 else { return }
-        if ObjectProperty.has(raw, "async"), !description.contains("async=") {
-            ObjectProperty.set(raw, "async", "false")
+    static func tune(_ element: Element, description: String) {
+        guard element.pointer.pointee.object.flags & GST_ELEMENT_FLAG_SINK.rawValue != 0 else { return }
+        if element.has(property: "async"), !description.contains("async=") {
+            element.set("async", fromString: "false")
         }
-        if ObjectProperty.has(raw, "processing-deadline"), !description.contains("processing-deadline") {
-            ObjectProperty.set(raw, "processing-deadline", String(processingDeadline))
+        if element.has(property: "processing-deadline"), !description.contains("processing-deadline") {
+            element.set("processing-deadline", fromString: String(processingDeadline))
         }
-        if ObjectProperty.has(raw, "buffer-time"), ObjectProperty.has(raw, "latency-time"),
+        if element.has(property: "buffer-time"), element.has(property: "latency-time"),
            !description.contains("buffer-time"), !description.contains("latency-time") {
-            ObjectProperty.set(raw, "buffer-time", String(bufferMicroseconds))
-            ObjectProperty.set(raw, "latency-time", String(periodMicroseconds))
+            element.set("buffer-time", fromString: String(bufferMicroseconds))
+            element.set("latency-time", fromString: String(periodMicroseconds))
         }
     }
 }

@@ -8,20 +8,23 @@ import Synchronization
 final class SpeakerInput {
     let name: String
     private weak var owner: SpeakerOutput?
-    private var bin: UnsafeMutablePointer<GstElement>?
-    private var mixerPad: UnsafeMutablePointer<GstPad>?
+    private let clock: any TimerClock
+    private var bin: Bin?
+    private var mixerPad: Pad?
 
-    init(name: String, bin: UnsafeMutablePointer<GstElement>, mixerPad: UnsafeMutablePointer<GstPad>, owner: SpeakerOutput) {
+    init(name: String, bin: Bin, mixerPad: Pad, clock: any TimerClock, owner: SpeakerOutput) {
         self.name = name
         self.bin = bin
         self.mixerPad = mixerPad
+        self.clock = clock
         self.owner = owner
     }
 
-    var element: UnsafeMutablePointer<GstElement>? { bin }
+    /// The input's bin, until it is removed.
+    var element: Bin? { bin }
 
     /// The repeating `realign` timer (main context).
-    private var realignment: GLibTimer?
+    private var realignment: (any ScheduledTimer)?
     /// Whether a realignment probe waits for the next buffer (any thread).
     private let realignPending = PendingFlag()
     private final class PendingFlag: Sendable {
@@ -39,21 +42,18 @@ final class SpeakerInput {
     /// nothing is, nothing changes. The call's jitterbuffer settles its
     /// timing within its first 2 s (its clock-skew estimate).
     func realign(every seconds: Double) {
-        guard let bin, let source = gst_element_get_static_pad(bin, "src") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        PadProbe.onFirstBuffer(source) { [weak self] in
+        bin?.staticPad("src")?.onFirstBuffer { [weak self] in
             guard let self, self.bin != nil else { return }
-            self.realignment = GLibTimer(after: seconds, repeats: true) { [weak self] in self?.markNextBuffer() }
+            self.realignment = self.clock.schedule(after: seconds, repeats: true) { [weak self] in self?.markNextBuffer() }
         }
     }
 
     /// Main context: the next buffer leaving the input carries RESYNC.
     private func markNextBuffer() {
         guard let bin, !realignPending.value.exchange(true, ordering: .relaxed),
-              let source = gst_element_get_static_pad(bin, "src") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
+              let source = bin.staticPad("src") else { return }
         let pending = realignPending
-        PadProbe.add(source, GST_PAD_PROBE_TYPE_BUFFER) { info in
+        source.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { info in
             if let buffer = c1nk_probe_writable_buffer(info) {
                 buffer.pointee.mini_object.flags |= GST_BUFFER_FLAG_RESYNC.rawValue
             }
@@ -69,22 +69,13 @@ final class SpeakerInput {
         self.bin = nil
         realignment?.cancel()
         realignment = nil
-        gst_element_set_state(bin, GST_STATE_NULL)
-        if let mixerPad, let mixer = gst_pad_get_parent_element(mixerPad) {
-            if let source = gst_element_get_static_pad(bin, "src") {
-                gst_pad_unlink(source, mixerPad)
-                gst_object_unref(UnsafeMutableRawPointer(source))
-            }
-            gst_element_release_request_pad(mixer, mixerPad)
-            gst_object_unref(UnsafeMutableRawPointer(mixer))
+        bin.setState(GST_STATE_NULL)
+        if let mixerPad, let mixer = mixerPad.parent {
+            if let source = bin.staticPad("src") { source.unlink(mixerPad) }
+            mixer.releaseRequestPad(mixerPad)
         }
-        if let mixerPad { gst_object_unref(UnsafeMutableRawPointer(mixerPad)) }
         mixerPad = nil
-        if let parent = gst_object_get_parent(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstObject.self)) {
-            gst_bin_remove(UnsafeMutableRawPointer(parent).assumingMemoryBound(to: GstBin.self), bin)
-            gst_object_unref(UnsafeMutableRawPointer(parent))
-        }
-        gst_object_unref(UnsafeMutableRawPointer(bin))
+        bin.parent?.asBin?.remove(bin)
         owner?.inputRemoved(self)
     }
 

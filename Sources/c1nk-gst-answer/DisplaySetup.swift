@@ -64,14 +64,8 @@ final class DisplaySetup {
                 if case .setMicrophoneMuted(let muted) = action { display?.microphoneMuted(muted) }
             }
             display.onCommand = { [weak answerer] command in report(answerer?.command(command)) }
-            // Through the process's one speaker.
-            display.onSound = { [weak answerer] sound in
-                switch sound {
-                case .click: answerer?.speaker?.play(.click)
-                case .doorOpened: answerer?.speaker?.play(.doorOpened)
-                case .leave: answerer?.speaker?.play(.ended)
-                }
-            }
+            // The display's sounds, through the process's one speaker.
+            display.onSound = { [weak answerer] sound in answerer?.speaker?.play(sound) }
         }
         for reader in readers {
             reader.onInput = { [weak display, weak answerer] input in

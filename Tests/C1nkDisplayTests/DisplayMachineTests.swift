@@ -59,7 +59,7 @@ final class DisplayMachineTests: XCTestCase {
     func testEndScreenThenHome() {
         var (machine, actions) = run([.ringing(door: "Dvor"), .accepted, .muted(true), .ended(reason: .hangup)])
         XCTAssertEqual(machine.screen, .ended(door: "Dvor", reason: .hangup))
-        XCTAssertTrue(actions.contains(.play(.leave)))
+        XCTAssertTrue(actions.contains(.play(.ended)))
         XCTAssertTrue(actions.contains(.startTimer(.endScreen)))
         _ = machine.handle(.timeout(.endScreen))
         XCTAssertEqual(machine.screen, .idle)

@@ -1,5 +1,6 @@
 import C1nkCall
 import C1nkGLib
+import C1nkSpeaker
 import Foundation
 import XCTest
 @testable import C1nkDisplay
@@ -61,11 +62,11 @@ final class WallDisplayTests: XCTestCase {
     func testTheEndScreenGoesHomeAfterThreeSeconds() throws {
         let display = try makeDisplay()
         defer { display.stop() }
-        var sounds: [DisplaySound] = []
+        var sounds: [SpeakerSound] = []
         display.onSound = { sounds.append($0) }
         ring(display)
         display.event(.ended(callId: "c", reason: .hangup, doorName: "Dvor"))
-        XCTAssertEqual(sounds, [.leave])
+        XCTAssertEqual(sounds, [.ended])
         clock.advance(by: 2.99)
         XCTAssertEqual(display.machine.screen, .ended(door: "Dvor", reason: .hangup))
         clock.advance(by: 0.01)
@@ -171,7 +172,7 @@ final class WallDisplayTests: XCTestCase {
         let display = try makeDisplay()
         defer { display.stop() }
         var commands: [String] = []
-        var sounds: [DisplaySound] = []
+        var sounds: [SpeakerSound] = []
         display.onCommand = { commands.append($0) }
         display.onSound = { sounds.append($0) }
         ring(display, accept: false)

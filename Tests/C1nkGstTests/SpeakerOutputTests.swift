@@ -1,3 +1,4 @@
+import C1nkSpeaker
 import CGStreamer
 import XCTest
 @testable import C1nkGLib
@@ -5,6 +6,9 @@ import XCTest
 
 /// One owner of the speaker: the ringtone, the display's sounds and the
 /// call's audio share one sink, and the microphone opens only at accept.
+/// The speakers made here take a `ManualClock`: they sleep only when a test
+/// moves time past their idle period, and a sound leaves the mixer only when
+/// it moves time past the sound's tail.
 final class SpeakerOutputTests: XCTestCase {
     /// On a device that takes one writer at a time, a ring with its
     /// ringtone, a call with its audio and two sounds all play, through one
@@ -32,9 +36,13 @@ final class SpeakerOutputTests: XCTestCase {
         let accepted = MainContext.monotonicSeconds()
         waitUntil("the door's voice plays") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
         XCTAssertTrue(harness.answerer.currentSession?.isMicrophoneOpen ?? false)
+        let playing = speaker.playingCount
         speaker.play(.doorOpened)
         speaker.play(.click)
-        MainContext.spin(0.6)
+        XCTAssertEqual(speaker.playingCount, playing + 4, "each tone joins the mixer beside the call")
+        // The answerer's speaker runs on the real clock: the sounds leave
+        // once played (or the call ends first).
+        waitUntil("the sounds play and leave", timeout: 5) { speaker.playingCount <= playing }
         XCTAssertGreaterThan(speaker.loudest(since: accepted), -30)
         waitUntil("the call to end", timeout: 15) { harness.answerer.endedCalls == 1 }
         XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
@@ -50,16 +58,15 @@ final class SpeakerOutputTests: XCTestCase {
     /// later at the mixer mid-call, and webrtcechoprobe (GStreamer 1.22)
     /// leaks a query on each one.
     func testUnchangedLatencyIsNotSentAgain() throws {
-        let speaker = try SpeakerOutput(sink: "fakesink sync=true name=ear")
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true name=ear", clock: ManualClock())
         speaker.play(.click)
-        MainContext.spin(0.3)
-        let sink = try XCTUnwrap(Gst.find("ear", in: speaker.pipelineForTests))
-        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
-        let pad = try XCTUnwrap(gst_element_get_static_pad(sink, "sink"))
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
+        waitUntil("the speaker plays") { !speaker.levels.isEmpty }
+        // The latency messages of the click joining, handled.
+        MainContext.spin(0.1)
+        let pad = try XCTUnwrap(speaker.pipelineForTests.element(named: "ear")?.staticPad("sink"))
         let events = FrameCounter()
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
-            if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self), event.pointee.type == GST_EVENT_LATENCY {
+        pad.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            if let event = gst_pad_probe_info_get_event(info), event.pointee.type == GST_EVENT_LATENCY {
                 events.value.add(1, ordering: .relaxed)
             }
             return GST_PAD_PROBE_OK
@@ -74,16 +81,12 @@ final class SpeakerOutputTests: XCTestCase {
     /// the echo probe handles only the first (it leaks a query on each in
     /// GStreamer 1.22), and the elements above it still get every one.
     func testTheEchoProbeHandlesOneLatencyEventAcrossWakes() throws {
-        let speaker = try SpeakerOutput(sink: "fakesink sync=true")
-        let probe = try XCTUnwrap(Gst.find(speaker.probeName, in: speaker.pipelineForTests))
-        defer { gst_object_unref(UnsafeMutableRawPointer(probe)) }
-        let source = try XCTUnwrap(gst_element_get_static_pad(probe, "src"))
-        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        let sink = try XCTUnwrap(gst_element_get_static_pad(probe, "sink"))
-        defer { gst_object_unref(UnsafeMutableRawPointer(sink)) }
-        func countLatencyEvents(at pad: UnsafeMutablePointer<GstPad>) -> FrameCounter {
+        let clock = ManualClock()
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true", clock: clock)
+        let probe = try XCTUnwrap(speaker.pipelineForTests.element(named: speaker.probeName))
+        func countLatencyEvents(at pad: Pad) -> FrameCounter {
             let events = FrameCounter()
-            PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            pad.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
                 if let event = gst_pad_probe_info_get_event(info), event.pointee.type == GST_EVENT_LATENCY {
                     events.value.add(1, ordering: .relaxed)
                 }
@@ -92,13 +95,17 @@ final class SpeakerOutputTests: XCTestCase {
             return events
         }
         // Added after the gate: sees only what reaches the probe itself.
-        let handled = countLatencyEvents(at: source)
-        let passedUp = countLatencyEvents(at: sink)
+        let handled = countLatencyEvents(at: try XCTUnwrap(probe.staticPad("src")))
+        let passedUp = countLatencyEvents(at: try XCTUnwrap(probe.staticPad("sink")))
         for wake in 1...2 {
-            waitUntil("asleep (\(wake))", timeout: 5) { speaker.isAsleep }
+            letSpeakerSleep(speaker, clock, "asleep (\(wake))")
+            let before = passedUp.value.load(ordering: .relaxed)
             speaker.play(.click)
             XCTAssertFalse(speaker.isAsleep)
-            MainContext.spin(0.3)
+            // The gate's probe comes before the counter on the same pad and
+            // on the same thread: by the time the event is past the probe,
+            // the counter has seen it if the gate let it through.
+            waitUntil("wake \(wake)'s latency passes the probe") { passedUp.value.load(ordering: .relaxed) > before }
         }
         XCTAssertEqual(handled.value.load(ordering: .relaxed), 0, "the probe learnt the latency at start and is not told it again")
         XCTAssertGreaterThanOrEqual(passedUp.value.load(ordering: .relaxed), 2, "every wake's latency event still goes upstream")
@@ -110,35 +117,40 @@ final class SpeakerOutputTests: XCTestCase {
     /// again. Without that, the mixer goes on from where it put the first
     /// buffer, 30 ms late for the whole call.
     func testACallsLateStartIsNotKeptForTheWholeCall() throws {
-        let speaker = try SpeakerOutput(sink: "fakesink sync=true")
-        var error: UnsafeMutablePointer<GError>?
-        let call = try XCTUnwrap(gst_parse_launch(
+        let clock = ManualClock()
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true", clock: clock)
+        // gst_parse_launch gives a floating reference: retaining sinks it.
+        let call = Pipeline(retaining: try XCTUnwrap(gst_parse_launch(
             "audiotestsrc name=voice is-live=true wave=ticks freq=1000 tick-interval=500000000 sine-periods-per-tick=60"
             + " volume=0.5 timestamp-offset=30000000 ! audio/x-raw,format=S16LE,rate=48000,channels=1"
-            + " ! identity name=mouth ! proxysink name=out", &error))
-        defer {
-            gst_element_set_state(call, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(call))
-        }
-        speaker.align(call)
-        let mouth = try XCTUnwrap(AudioOnsetProbe.attach(to: "mouth", in: call, timing: .capture))
+            + " ! identity name=mouth ! proxysink name=out", nil)))
+        defer { call.setState(GST_STATE_NULL) }
+        speaker.align(call.pointer)
+        let mouth = try XCTUnwrap(AudioOnsetProbe.attach(to: "mouth", in: call.pointer, timing: .capture))
         let ear = try XCTUnwrap(speaker.onsetProbe(timing: .capture))
-        let proxySink = try XCTUnwrap(Gst.find("out", in: call))
-        defer { gst_object_unref(UnsafeMutableRawPointer(proxySink)) }
-        let input = try speaker.attach(proxySink: proxySink, name: "late-call")
+        let proxySink = try XCTUnwrap(call.element(named: "out"))
+        let input = try speaker.attach(proxySink: proxySink.pointer, name: "late-call")
         defer { input.remove() }
-        gst_element_set_state(call, GST_STATE_PLAYING)
-        MainContext.spin(1)
+        call.setState(GST_STATE_PLAYING)
+        waitUntil("the call plays, late") { ear.onsets.count >= 2 }
+        XCTAssertEqual(clock.pendingCount, 1, "the realignment timer runs from the call's first buffer; no idle timer")
         // From now on its buffers are on time.
-        let voice = try XCTUnwrap(Gst.find("voice", in: call))
-        ObjectProperty.set(UnsafeMutableRawPointer(voice), "timestamp-offset", "0")
-        gst_object_unref(UnsafeMutableRawPointer(voice))
-        MainContext.spin(SpeakerOutput.callRealignSeconds * 2 + 1)
+        call.element(named: "voice")?.set("timestamp-offset", fromString: "0")
+        let changed = mouth.onsets.count
+        waitUntil("a burst on time leaves the call") { mouth.onsets.count > changed }
+        // Realigned twice, as the timer would every `callRealignSeconds`.
+        for _ in 1...2 {
+            let heard = ear.onsets.count
+            clock.advance(by: speaker.callRealignSeconds)
+            waitUntil("a burst after the realignment") { ear.onsets.count > heard }
+        }
+        let realigned = ear.onsets.count
+        waitUntil("three bursts after the realignment") { ear.onsets.count >= realigned + 3 }
         // On time, the mixer's output carries exactly the input's timestamps:
         // matched from 5 ms before each burst (a sample's rounding either way).
         let all = AudioOnsetProbe.delays(mouth: mouth.onsets.map { $0 - 5_000_000 }, ear: ear.onsets).map { $0 - 5 }
         print("late call: mouth \(mouth.onsets.count) onsets, ear \(ear.onsets.count); delays \(all.map { Int($0) }) ms")
-        // The bursts of the last second or so, after the realignment.
+        // The last bursts, after the realignment.
         let delays = all.suffix(3).sorted()
         XCTAssertEqual(delays.count, 3, "tone bursts matched: \(all)")
         guard delays.count == 3 else { return }
@@ -149,174 +161,54 @@ final class SpeakerOutputTests: XCTestCase {
     /// (the call's jitterbuffer, the mixer's period, the sink's deadline):
     /// a call joining does not change it.
     func testLatencyStartsAtACallsLatency() throws {
-        let speaker = try SpeakerOutput(sink: "fakesink sync=true", callLatencyMilliseconds: 50)
-        let pipeline = UnsafeMutableRawPointer(speaker.pipelineForTests).assumingMemoryBound(to: GstPipeline.self)
-        XCTAssertEqual(gst_pipeline_get_latency(pipeline), 50_000_000 + 5_000_000 + 5_000_000) // jitterbuffer, mixer period, sink deadline
+        let speaker = try SpeakerOutput(sink: "fakesink sync=true", callLatencyMilliseconds: 50, clock: ManualClock())
+        XCTAssertEqual(speaker.pipelineForTests.latency, 50_000_000 + 5_000_000 + 5_000_000) // jitterbuffer, mixer period, sink deadline
     }
 
-    /// With nothing to play the speaker sleeps (the device open but paused,
-    /// nothing written); a sound wakes it and plays whole, as loud as the
-    /// same sound played awake.
-    func testSleepsWhenIdleAndWakesForTheFirstSound() throws {
-        let device = try ExclusiveDevice()
-        defer { device.stop() }
-        let speaker = try SpeakerOutput(sink: device.sink)
-        XCTAssertNil(speaker.problem)
-        waitUntil("asleep with nothing to play", timeout: 5) { speaker.isAsleep }
-        // The last buffer already on its way to the sink when the mixer
-        // stopped may still reach the device (5 ms of silence).
-        MainContext.spin(0.2)
-        let bytes = device.bytes
-        MainContext.spin(0.4)
-        XCTAssertEqual(device.bytes, bytes, "nothing is written while asleep")
-
-        /// The sound's energy at the mixer's output, once it has played out.
-        func energy(of sound: SpeakerSound) -> Double {
-            let start = MainContext.monotonicSeconds()
-            speaker.play(sound)
-            func heard() -> [Double] { speaker.levels.filter { $0.time >= start }.map(\.level) }
-            waitUntil("\(sound) plays and ends", timeout: 5) {
-                let levels = heard()
-                return levels.firstIndex { $0 > -30 }.map { loud in levels[loud...].contains { $0 < -60 } } ?? false
-            }
-            return heard().reduce(0) { $0 + pow(10, $1 / 10) }
-        }
-        let asleep = energy(of: .doorOpened)
-        XCTAssertFalse(speaker.isAsleep)
-        XCTAssertGreaterThan(device.bytes, bytes, "written to the device once awake")
-        let awake = energy(of: .doorOpened)
-        XCTAssertGreaterThan(awake, 0)
-        XCTAssertGreaterThan(asleep / awake, 0.8, "the first sound after sleeping plays whole (\(asleep) vs \(awake))")
-        waitUntil("asleep again", timeout: 5) { speaker.isAsleep }
-        XCTAssertEqual(device.connections, 1, "the device stayed open throughout")
-        XCTAssertNil(speaker.problem)
-    }
-
-    /// A wake starts mixing at the current time. The mixer used to time
-    /// out before a call's first buffer, start at zero and mix
-    /// everything from there to now at once: a burst as long as the
-    /// process had run, at every wake.
-    func testAWakeMixesFromNowNotFromZero() throws {
-        let speaker = try SpeakerOutput(sink: "fakesink")
-        let mixer = try XCTUnwrap(Gst.find("mix", in: speaker.pipelineForTests))
-        defer { gst_object_unref(UnsafeMutableRawPointer(mixer)) }
-        let output = try XCTUnwrap(gst_element_get_static_pad(mixer, "src"))
-        defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
-        final class FirstBuffer: @unchecked Sendable {
-            private let lock = NSLock()
-            private var time: UInt64?
-            var value: UInt64? { lock.withLock { time } }
-            func note(_ running: UInt64) { lock.withLock { if time == nil { time = running } } }
-            func reset() { lock.withLock { time = nil } }
-        }
-        let first = FirstBuffer()
-        PadProbe.add(output, GST_PAD_PROBE_TYPE_BUFFER) { info in
-            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) {
-                let running = AudioOnsetProbe.runningTime(of: buffer.pointee.pts, on: output)
-                first.note(running)
-            }
-            return GST_PAD_PROBE_OK
-        }
-        func runningTime() -> UInt64 {
-            let clock = gst_system_clock_obtain()!
-            defer { gst_object_unref(UnsafeMutableRawPointer(clock)) }
-            return UInt64(gst_clock_get_time(clock) - gst_element_get_base_time(speaker.pipelineForTests))
-        }
-        for wake in 1...3 {
-            waitUntil("asleep (\(wake))", timeout: 5) { speaker.isAsleep }
-            MainContext.spin(1.5) // the running time moves on while it sleeps
-            first.reset()
-            let woken = runningTime()
-            // A call wakes it: its input answers the latency query at once
-            // (the call's pipeline is live) and has no buffer yet.
-            let call = try XCTUnwrap(gst_parse_launch("audiotestsrc is-live=true wave=silence ! proxysink name=feed", nil))
-            defer {
-                gst_element_set_state(call, GST_STATE_NULL)
-                gst_object_unref(UnsafeMutableRawPointer(call))
-            }
-            speaker.align(call)
-            let feed = try XCTUnwrap(Gst.find("feed", in: call))
-            defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
-            let input = try speaker.attach(proxySink: feed, name: "call")
-            defer { input.remove() }
-            waitUntil("mixing again (\(wake))") { first.value != nil }
-            let start = try XCTUnwrap(first.value)
-            XCTAssertGreaterThan(Double(start) / 1e9, Double(woken) / 1e9 - 0.1,
-                                 "wake \(wake): the mixer's first buffer is at the time it woke, not before")
-        }
-    }
-
-    /// The display's sounds reach the sink; a finished sound leaves the mixer.
-    func testSoundsPlayAndLeave() throws {
-        let speaker = try SpeakerOutput(sink: "fakesink sync=true")
-        MainContext.spin(0.2)
-        let start = MainContext.monotonicSeconds()
-        XCTAssertLessThan(speaker.loudest(since: start), -60, "silence while nothing plays")
-        for sound in SpeakerSound.allCases {
-            let before = MainContext.monotonicSeconds()
-            speaker.play(sound)
-            waitUntil("\(sound) plays") { speaker.loudest(since: before) > -30 }
-        }
-        MainContext.spin(1)
-        let after = MainContext.monotonicSeconds()
-        MainContext.spin(0.3)
-        XCTAssertLessThan(speaker.loudest(since: after), -60, "silent again once the sounds ended")
-    }
-
-    /// A speaker that cannot open says so; the ringtone is then silent and
-    /// nothing fails.
+    /// A speaker that cannot open says so; the ringtone tries it again (and
+    /// it fails again, said again), is then silent, and nothing fails. A
+    /// failed speaker never sleeps.
     func testSpeakerThatCannotOpenIsReported() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
-        let speaker = try SpeakerOutput(sink: "tcpclientsink host=127.0.0.1 port=1")
+        let clock = ManualClock()
+        let speaker = try SpeakerOutput(sink: "tcpclientsink host=127.0.0.1 port=1", clock: clock)
         let problem = try XCTUnwrap(speaker.problem)
         XCTAssertTrue(problem.hasPrefix("the speaker 'tcpclientsink host=127.0.0.1 port=1' cannot play:"), problem)
         XCTAssertTrue(problem.contains("--audio-sink"), problem)
+        var reported: [String] = []
+        speaker.onProblem = { reported.append($0) }
         let ringtone = try Ringtone(source: Ringtone.defaultDescription, speaker: speaker)
+        XCTAssertEqual(reported.count, 1, "the ringtone's start tried the speaker again")
+        XCTAssertNotNil(speaker.problem)
+        // The failed start's messages, handled: stopped again, not said again.
         MainContext.spin(0.2)
+        XCTAssertEqual(reported.count, 1)
+        clock.advance(by: 60)
+        XCTAssertFalse(speaker.isAsleep, "a failed speaker does not sleep")
+        XCTAssertEqual(clock.pendingCount, 0)
         ringtone.stop()
+        XCTAssertEqual(speaker.playingCount, 0)
     }
 }
 
-/// Mute belongs to the call, not to one media session.
-final class MuteTests: XCTestCase {
-    /// Muted while ringing, the microphone stays muted after the accept and
-    /// after the door's re-offer (a new session); `levels` events say so.
-    func testMuteWhileRingingSurvivesAcceptAndReoffer() throws {
-        let harness = try CallHarness { options in
-            options.answerMode = .manual
-            options.levelsInterval = 0.5
+/// Speakers on a `ManualClock`: moving time to let sounds leave and the idle
+/// timer fire.
+extension SpeakerOutputTests {
+    /// Moves `clock` on by sounds' tails until every input has left the
+    /// mixer (sounds that played out; the test waits for that itself).
+    func letSoundsLeave(_ speaker: SpeakerOutput, _ clock: ManualClock, file: StaticString = #filePath, line: UInt = #line) {
+        waitUntil("the sounds leave the mixer", file: file, line: line) {
+            clock.advance(by: SpeakerOutput.soundTailSeconds)
+            return speaker.playingCount == 0
         }
-        defer { harness.stop() }
-        harness.door.ring()
-        waitUntil("ringing") { harness.count("ringing") == 1 }
-        XCTAssertNil(harness.answerer.command("mute"))
-        waitUntil("media while ringing") { harness.count("media-connected") == 1 }
-        XCTAssertNil(harness.answerer.command("accept"))
-        waitUntil("accepted") { harness.door.acceptedAt != nil }
-        let accepted = try XCTUnwrap(harness.door.acceptedAt)
-        waitUntil("the resident hears the door") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
-        MainContext.spin(0.8)
-        XCTAssertLessThan(harness.door.loudestHeard(since: accepted), -60, "muted before the accept: the door hears nothing")
+    }
 
-        // Held, so that the new session cannot be allocated at its address.
-        let firstSession = harness.answerer.currentSession
-        harness.door.restartMedia()
-        waitUntil("a new session") { harness.answerer.currentSession.map { $0 !== firstSession } ?? false }
-        let reoffered = MainContext.monotonicSeconds()
-        waitUntil("the new session plays the door") { (harness.answerer.currentSession?.speakerPeakWhileEnabled ?? -.infinity) > -30 }
-        MainContext.spin(0.8)
-        XCTAssertTrue(harness.answerer.currentSession?.isMicrophoneMuted ?? false)
-        XCTAssertLessThan(harness.door.loudestHeard(since: reoffered), -60, "still muted after the re-offer")
-
-        XCTAssertNil(harness.answerer.command("unmute"))
-        let unmuted = MainContext.monotonicSeconds()
-        waitUntil("the door hears the resident") { harness.door.loudestHeard(since: unmuted) > -30 }
-
-        let levels = harness.answerers[0].events.written.filter { $0["event"] as? String == "levels" }
-        XCTAssertGreaterThan(levels.count, 2)
-        XCTAssertTrue(levels.contains { ($0["door"] as? Double ?? -100) > -40 && $0["muted"] as? Bool == true }, "\(levels)")
-        XCTAssertNil(harness.answerer.command("hangup"))
-        waitUntil("ended") { harness.count("ended") == 1 }
+    /// Lets the sounds leave, then moves `clock` past the idle period: the speaker sleeps.
+    func letSpeakerSleep(_ speaker: SpeakerOutput, _ clock: ManualClock, _ what: String, file: StaticString = #filePath, line: UInt = #line) {
+        letSoundsLeave(speaker, clock, file: file, line: line)
+        XCTAssertFalse(speaker.isAsleep, "\(what): not before the idle period", file: file, line: line)
+        clock.advance(by: speaker.power.idleSeconds)
+        XCTAssertTrue(speaker.isAsleep, what, file: file, line: line)
     }
 }

@@ -1,5 +1,6 @@
-/// The short sounds of the wall display (seed 000 §9.7), played through the
-/// process's one speaker (`SpeakerOutput.play`).
+/// The short sounds of the wall display, played through the process's one
+/// speaker (`SpeakerOutput.play`): the display asks for them by these names
+/// (`DisplayMachine.Sound` is this type), the speaker plays their tones.
 public enum SpeakerSound: String, CaseIterable, Sendable {
     /// Rising three-tone: the door was opened.
     case doorOpened = "door-opened"

@@ -1,0 +1,15 @@
+import CGStreamer
+
+/// GStreamer's system clock with one reference owned: the clock a set of
+/// pipelines share (`Pipeline.use(_:)`), so that with one base time their
+/// running times mean the same instant.
+public final class SystemClock: @unchecked Sendable {
+    public let pointer: UnsafeMutablePointer<GstClock>
+
+    public init() { pointer = gst_system_clock_obtain() }
+
+    deinit { gst_object_unref(UnsafeMutableRawPointer(pointer)) }
+
+    /// The clock's time now, in nanoseconds.
+    public var time: GstClockTime { gst_clock_get_time(pointer) }
+}
