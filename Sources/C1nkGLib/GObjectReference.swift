@@ -1,0 +1,48 @@
+import CGLib
+import CGStreamer
+
+/// A GObject that is not an element — webrtcbin's transceivers, its ICE
+/// agent, libnice's agent — holding one reference, dropped in `deinit`; its
+/// properties by name, as `Element`'s are.
+///
+/// `init(retaining:)` adds a plain reference and never sinks: an object
+/// still floating inside its owner (webrtcbin 1.22's ICE agent) stays
+/// floating, and its owner keeps the reference it has.
+public final class GObjectReference: @unchecked Sendable {
+    public let object: gpointer
+
+    /// Takes a reference the caller owns (an object property read, an action signal's result).
+    public init(adopting object: gpointer) { self.object = object }
+
+    /// Adds a reference of its own to a borrowed object.
+    public convenience init(retaining object: gpointer) {
+        g_object_ref(object)
+        self.init(adopting: object)
+    }
+
+    /// The object-valued property `name` of `owner`, with a reference of its own; nil when unset.
+    public convenience init?(property name: String, of owner: gpointer) {
+        guard let value = c1nk_object_get_object(owner, name) else { return nil }
+        self.init(adopting: value)
+    }
+
+    deinit { g_object_unref(object) }
+
+    public func has(property name: String) -> Bool { ObjectProperty.has(object, name) }
+
+    /// Sets a property from its string form (enums by nick, numbers, booleans).
+    public func set(_ name: String, fromString value: String) { ObjectProperty.set(object, name, value) }
+
+    public subscript(int name: String) -> Int {
+        get { Int(PropertyValue.read(object, name, c1nk_type_int64()) { g_value_get_int64($0) } ?? 0) }
+        set { PropertyValue.write(object, name, c1nk_type_int64()) { g_value_set_int64($0, gint64(newValue)) } }
+    }
+
+    public subscript(bool name: String) -> Bool {
+        get { (PropertyValue.read(object, name, c1nk_type_boolean()) { g_value_get_boolean($0) } ?? 0) != 0 }
+        set { PropertyValue.write(object, name, c1nk_type_boolean()) { g_value_set_boolean($0, newValue ? 1 : 0) } }
+    }
+
+    /// An object-valued property, with a reference of its own.
+    public subscript(object name: String) -> GObjectReference? { GObjectReference(property: name, of: object) }
+}
