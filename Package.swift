@@ -62,7 +62,7 @@ let package = Package(
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
         // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
         .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
-                swiftSettings: []),
+                exclude: ["README.md"], swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
         // The answering core shared by the command and the plugin.

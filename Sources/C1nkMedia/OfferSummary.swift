@@ -117,6 +117,8 @@ package struct OfferSummary: Equatable {
     package var hasVideo: Bool { lines.contains { $0.kind == "video" } }
 
     var videoLineIndex: Int? { lines.firstIndex { $0.kind == "video" } }
+    /// Whether the door repairs its video by retransmission (it asks for NACK feedback).
+    var videoAsksForRetransmissions: Bool { videoLineIndex.map { lines[$0].feedback.contains("nack") } ?? false }
     /// The video encodings the door offers, in its order (no repair streams).
     var offeredVideoCodecs: [String] { lines.first { $0.kind == "video" }?.mediaCodecs ?? [] }
 
