@@ -78,7 +78,7 @@ let package = Package(
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
         .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                                "C1nkSignaling", "C1nkAnswerer"], swiftSettings: []),
+                                                "C1nkSignaling", "C1nkAnswerer"], exclude: ["README.md"], swiftSettings: []),
         // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
