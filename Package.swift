@@ -84,7 +84,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
                                          "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
-                          swiftSettings: []),
+                          exclude: ["README.md"], swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLib", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-door",
