@@ -2,10 +2,11 @@ import CGStreamer
 import XCTest
 @testable import C1nkMedia
 
-/// The call's media decisions on their own, without a pipeline: what the
-/// first packet of a door's stream and the link of its pad call for, what a
-/// connection state means, where media goes, what the answer says about the
-/// video, and which repair settings an element gets.
+/// The call's media decisions on their own, without a pipeline: what an
+/// offered m-line says, what the first packet of a door's stream and the
+/// link of its pad call for, what a connection state means, where media
+/// goes, what the answer says about the video, and which repair settings an
+/// element gets.
 final class CallMediaDecisionTests: XCTestCase {
     private static let offer = """
         v=0\r
@@ -26,6 +27,21 @@ final class CallMediaDecisionTests: XCTestCase {
         a=extmap:3 http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\r
 
         """
+
+    func testAnOfferedMediaLineIsReadFromItsAttributes() {
+        let line = OfferSummary.MediaLine(
+            kind: "audio", mid: "a0", rtpmap: ["111 opus/48000/2", "0 PCMU/8000", "112 OPUS/48000/2", "nonsense"],
+            fmtp: ["111 minptime=10; useinbandfec=1", "x y=z"], rtcpFeedback: ["111 transport-cc", "111 NACK"],
+            extmap: ["3 http://example/tcc", "4/sendrecv urn:x", "/5 urn:y", "15 urn:too-high"], firstFormat: "0")
+        XCTAssertEqual(line.payloadTypes, ["OPUS": 111, "PCMU": 0], "the first payload type of a name is kept")
+        XCTAssertEqual(line.codecs, ["OPUS", "PCMU"])
+        XCTAssertEqual(line.encodings, [111: "OPUS", 0: "PCMU", 112: "OPUS"])
+        XCTAssertEqual(line.formatParameters, [111: ["minptime": "10", "useinbandfec": "1"]])
+        XCTAssertEqual(line.feedback, ["transport-cc", "nack"])
+        XCTAssertEqual(line.extensions, [3: "http://example/tcc", 4: "urn:x"], "no id before the slash, or one above 14: ignored")
+        XCTAssertEqual(line.preferredCodec, "PCMU", "the first format is the door's preference")
+        XCTAssertEqual(line.mid, "a0")
+    }
 
     func testTheFirstPacketOfAStreamSaysWhichOfTheDoorsStreamsItIs() throws {
         let streams = DoorStreams(offer: try OfferSummary(sdp: Self.offer))
