@@ -2,8 +2,6 @@ import C1nkAnswerer
 import C1nkCall
 import C1nkGLib
 import C1nkSignaling
-import CGStreamer
-import CGstC1nk
 import Foundation
 
 /// The answering core of one `c1nkdoorbin`: the same `Answerer` as

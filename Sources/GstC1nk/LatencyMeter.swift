@@ -1,6 +1,5 @@
 import C1nkMedia
 import CGStreamer
-import CGstC1nk
 
 /// The state of one `c1nklatency` element: reads the `FrameStamp` of each
 /// frame and posts `LatencyStats` as `c1nk-latency` element messages.
@@ -49,16 +48,16 @@ final class LatencyMeter {
     private func post(_ element: PluginElement, samples: [Double], unreadable: Int, shown: [(Int, Int)], final: Bool) {
         let stats = LatencyStats(samples)
         let continuity = MeasurementProbes.continuity(shown)
-        let structure = c1nk_plugin_structure_new("c1nk-latency")
-        c1nk_plugin_structure_set_int64(structure, "frames", Int64(stats.count))
-        c1nk_plugin_structure_set_int64(structure, "unreadable", Int64(unreadable))
+        let structure = MessageStructure(named: "c1nk-latency")
+        structure.set("frames", Int64(stats.count))
+        structure.set("unreadable", Int64(unreadable))
         for (name, value) in [("p50-ms", stats.p50), ("p95-ms", stats.p95), ("p99-ms", stats.p99), ("max-ms", stats.max),
                               ("longest-freeze-ms", (continuity.longestFreezeMs * 10).rounded() / 10)] {
-            c1nk_plugin_structure_set_double(structure, name, value)
+            structure.set(name, value)
         }
-        c1nk_plugin_structure_set_int64(structure, "intact", Int64(continuity.intact))
-        c1nk_plugin_structure_set_int64(structure, "sent", Int64(continuity.sent))
-        c1nk_plugin_structure_set_boolean(structure, "final", final ? 1 : 0)
+        structure.set("intact", Int64(continuity.intact))
+        structure.set("sent", Int64(continuity.sent))
+        structure.set("final", final)
         element.post(structure)
     }
 }

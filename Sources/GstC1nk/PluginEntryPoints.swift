@@ -27,14 +27,27 @@ struct PluginElement: Hashable, @unchecked Sendable {
 
     func double(_ name: String) -> Double { c1nk_plugin_object_get_double(pointer, name) }
 
-    /// Posts an element message with `structure` (`ElementMessage`, taken) on the element's bus.
-    func post(_ structure: UnsafeMutableRawPointer?) { c1nk_plugin_post_element_message(pointer, structure) }
+    /// Posts an element message with `structure` (taken) on the element's bus.
+    func post(_ structure: MessageStructure) { c1nk_plugin_post_element_message(pointer, structure.pointer) }
 
     /// c1nkdoorbin: the `door-name` property, read-only to applications.
     func setDoorName(_ name: String) { c1nk_doorbin_set_door_name(pointer, name) }
 
     /// c1nkdoorbin: emits one of its signals with up to two string arguments.
     func emit(_ signal: String, _ first: String?, _ second: String?) { c1nk_doorbin_emit(pointer, signal, first, second) }
+}
+
+/// The `GstStructure` of an element message, filled field by field; posting
+/// it (`PluginElement.post`) hands it to the message.
+struct MessageStructure {
+    fileprivate let pointer: UnsafeMutableRawPointer
+
+    init(named name: String) { pointer = c1nk_plugin_structure_new(name) }
+
+    func set(_ field: String, _ value: String) { c1nk_plugin_structure_set_string(pointer, field, value) }
+    func set(_ field: String, _ value: Int64) { c1nk_plugin_structure_set_int64(pointer, field, value) }
+    func set(_ field: String, _ value: Double) { c1nk_plugin_structure_set_double(pointer, field, value) }
+    func set(_ field: String, _ value: Bool) { c1nk_plugin_structure_set_boolean(pointer, field, value ? 1 : 0) }
 }
 
 /// The running cores by element; touched on the plugin's context thread only.

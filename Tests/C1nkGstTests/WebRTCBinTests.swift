@@ -17,13 +17,10 @@ final class WebRTCBinTests: XCTestCase {
         waitUntil("the door's offer", timeout: 10) { offer != nil }
 
         let webrtc = try WebRTCBin(name: "stopping", ice: .loopback, latencyMilliseconds: 20) { _ in }
-        let pipeline = gst_pipeline_new("stopping-call")!
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), webrtc.element)
-        defer {
-            gst_element_set_state(pipeline, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(pipeline))
-        }
-        XCTAssertNotEqual(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        let pipeline = Pipeline(pipelineNamed: "stopping-call")
+        pipeline.add(webrtc.webrtcbin)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        XCTAssertTrue(pipeline.setState(GST_STATE_PLAYING))
 
         var result: Result<String, MediaError>?
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: try XCTUnwrap(offer)) { error in
@@ -34,7 +31,7 @@ final class WebRTCBinTests: XCTestCase {
         waitUntil("the answer's outcome", timeout: 10) { result != nil }
         if case .success = result { XCTFail("an answer was set after the session stopped") }
         MainContext.spin(0.3)
-        let local = c1nk_object_get_object(UnsafeMutableRawPointer(webrtc.element), "local-description")
+        let local = c1nk_object_get_object(webrtc.webrtcbin.object, "local-description")
         XCTAssertNil(local, "webrtcbin got a local description")
         if let local { gst_webrtc_session_description_free(local.assumingMemoryBound(to: GstWebRTCSessionDescription.self)) }
     }
