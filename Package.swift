@@ -65,9 +65,9 @@ let package = Package(
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
         // The process speaker's pure half: its sleep and wake (a state machine), its sounds, its level history.
         .target(name: "C1nkSpeaker", dependencies: ["C1nkGLibBase"], exclude: ["README.md"], swiftSettings: []),
-        // webrtcbin sessions, pipelines from text, recording, probes, the speaker's mixer graph.
+        // The call's media: webrtcbin sessions, recording, repair, the speaker's mixer graph.
         .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker"],
-                swiftSettings: []),
+                exclude: ["README.md"], swiftSettings: []),
         // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
         .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall",
                                                     "C1nkSpeaker", "C1nkMedia"],
@@ -92,13 +92,13 @@ let package = Package(
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
         .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                                "C1nkSignaling", "C1nkAnswerer"], swiftSettings: []),
+                                                "C1nkSignaling", "C1nkAnswerer"], exclude: ["README.md"], swiftSettings: []),
         // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
                                          "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
-                          swiftSettings: []),
+                          exclude: ["README.md"], swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-door",

@@ -1,14 +1,34 @@
 import CGLib
+import CGStreamer
 
-/// One reference to a GObject of a library beside GStreamer (a `PangoLayout`,
-/// a `GdkPixbuf`), dropped when released. Those libraries' pointers are
-/// opaque to Swift; `opaque` hands this one back for their calls, `object`
-/// for property calls (`c1nk_object_set_pointer`).
+/// A GObject that is not an element — webrtcbin's transceivers, its ICE
+/// agent, libnice's agent; a `PangoLayout`, a `GdkPixbuf` — holding one
+/// reference, dropped in `deinit`; its properties by name, as `Element`'s are.
+/// Libraries whose pointers are opaque to Swift get theirs back as `opaque`.
+///
+/// `init(retaining:)` adds a plain reference and never sinks: an object
+/// still floating inside its owner (webrtcbin 1.22's ICE agent) stays
+/// floating, and its owner keeps the reference it has.
 public final class GObjectReference: @unchecked Sendable {
     public let object: gpointer
 
+    /// Takes a reference the caller owns (an object property read, an action signal's result).
+    public init(adopting object: gpointer) { self.object = object }
+
+    /// Adds a reference of its own to a borrowed object.
+    public convenience init(retaining object: gpointer) {
+        g_object_ref(object)
+        self.init(adopting: object)
+    }
+
+    /// The object-valued property `name` of `owner`, with a reference of its own; nil when unset.
+    public convenience init?(property name: String, of owner: gpointer) {
+        guard let value = c1nk_object_get_object(owner, name) else { return nil }
+        self.init(adopting: value)
+    }
+
     /// Takes a (non-floating) reference the caller owns, as `pango_cairo_create_layout` and `gdk_pixbuf_new` return.
-    public init(adopting pointer: OpaquePointer) { object = UnsafeMutableRawPointer(pointer) }
+    public convenience init(adopting pointer: OpaquePointer) { self.init(adopting: UnsafeMutableRawPointer(pointer)) }
 
     deinit { g_object_unref(object) }
 
@@ -19,4 +39,22 @@ public final class GObjectReference: @unchecked Sendable {
     public func withOpaque<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         try withExtendedLifetime(self) { try body(opaque) }
     }
+
+    public func has(property name: String) -> Bool { ObjectProperty.has(object, name) }
+
+    /// Sets a property from its string form (enums by nick, numbers, booleans).
+    public func set(_ name: String, fromString value: String) { ObjectProperty.set(object, name, value) }
+
+    public subscript(int name: String) -> Int {
+        get { Int(PropertyValue.read(object, name, c1nk_type_int64()) { g_value_get_int64($0) } ?? 0) }
+        set { PropertyValue.write(object, name, c1nk_type_int64()) { g_value_set_int64($0, gint64(newValue)) } }
+    }
+
+    public subscript(bool name: String) -> Bool {
+        get { (PropertyValue.read(object, name, c1nk_type_boolean()) { g_value_get_boolean($0) } ?? 0) != 0 }
+        set { PropertyValue.write(object, name, c1nk_type_boolean()) { g_value_set_boolean($0, newValue ? 1 : 0) } }
+    }
+
+    /// An object-valued property, with a reference of its own.
+    public subscript(object name: String) -> GObjectReference? { GObjectReference(property: name, of: object) }
 }

@@ -38,40 +38,44 @@ extension AnswerSession {
                 + "which cannot be decoded here (\(AudioCodecs.decodable().joined(separator: ", "))): the call goes on with video only"
             MainContext.post { [weak self] in self?.reportAudioProblem(text) }
         }
-        if offer.audioLineIndex == nil || !audioDecodable, let input = Gst.find("audio-in", in: pipeline.element) {
+        let bin = self.bin
+        if offer.audioLineIndex == nil || !audioDecodable, let input = bin.element(named: "audio-in") {
             // No door audio will ever come: keep its branch out of the
             // pipeline's state changes (a decodebin waiting for its first
             // buffer would hold the whole call, video included, in PAUSED).
-            for element in [input] + PipelineLinks.downstream(of: input, ownOnly: true) {
-                gst_element_set_locked_state(element, 1)
+            for element in [input] + Self.retained(PipelineLinks.downstream(of: input.pointer, ownOnly: true)) {
+                element.setLockedState(true)
             }
-            gst_object_unref(UnsafeMutableRawPointer(input))
         }
-        for dsp in PipelineLinks.elements(of: pipeline.element, factory: "webrtcdsp") {
+        for dsp in bin.elements where dsp.factoryName == "webrtcdsp" {
             voice.configure(dsp, probe: speaker.probeName)
         }
-        if let gate = Gst.find("microphone", in: pipeline.element) {
-            defer { gst_object_unref(UnsafeMutableRawPointer(gate)) }
-            ObjectProperty.set(UnsafeMutableRawPointer(gate), "volume", String(voice.microphoneGain))
-            let upstream = PipelineLinks.upstream(of: gate)
-            microphoneElements = upstream + [gate] + PipelineLinks.downstream(of: gate, stoppingAt: ["audio-out"])
-            // Seed 002: one owner of a device at a time, and the microphone
-            // only while talking: its sources stay in NULL until audio is enabled.
-            for source in PipelineLinks.sources(upstream) {
-                gst_object_ref(UnsafeMutableRawPointer(source))
-                gst_element_set_locked_state(source, 1)
+        if let gate = bin.element(named: "microphone") {
+            gate.set("volume", fromString: String(voice.microphoneGain))
+            let upstream = PipelineLinks.upstream(of: gate.pointer)
+            microphoneElements = Self.retained(upstream) + [gate]
+                + Self.retained(PipelineLinks.downstream(of: gate.pointer, stoppingAt: ["audio-out"]))
+            // One owner of a device at a time, and the microphone only while
+            // talking: its sources stay in NULL until audio is enabled.
+            for source in Self.retained(PipelineLinks.sources(upstream)) {
+                source.setLockedState(true)
                 microphoneSources.append(source)
             }
         }
-        if let feed = Gst.find(Self.speakerFeedName, in: pipeline.element) {
-            defer { gst_object_unref(UnsafeMutableRawPointer(feed)) }
-            speakerElements = PipelineLinks.upstream(of: feed, stoppingAt: ["audio-in"]) + [feed]
+        if let feed = bin.element(named: Self.speakerFeedName) {
+            speakerElements = Self.retained(PipelineLinks.upstream(of: feed.pointer, stoppingAt: ["audio-in"])) + [feed]
             do {
-                speakerInput = try speaker.attach(proxySink: feed, name: "call")
+                speakerInput = try speaker.attach(proxySink: feed.pointer, name: "call")
             } catch {
                 log.warning("call \(callId): \(error)")
             }
         }
+    }
+
+    /// Elements a walk of the pipeline found (borrowed: the pipeline holds
+    /// them), each with a reference of its own.
+    static func retained(_ elements: [UnsafeMutablePointer<GstElement>]) -> [Element] {
+        elements.map { Element(retaining: $0) }
     }
 
     /// The door's voice is played as it arrives, like its picture (shown as
@@ -81,10 +85,8 @@ extension AnswerSession {
     /// measured, changing with each sender report), a timeline that no
     /// video sink follows when it renders at once. See docs/pipelines.md.
     func playAudioOnArrival() {
-        guard let rtpbin = Gst.find("rtpbin", in: webrtc.element) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(rtpbin)) }
         // Offsets larger than 1 ns are ignored: none is applied.
-        ObjectProperty.set(UnsafeMutableRawPointer(rtpbin), "max-ts-offset", "1")
+        webrtc.webrtcbin.element(named: "rtpbin")?.set("max-ts-offset", fromString: "1")
     }
 
     /// Starts the microphone's sources (at accept). A device that cannot
@@ -92,9 +94,9 @@ extension AnswerSession {
     func openMicrophone() {
         microphoneOpen = true
         for source in microphoneSources {
-            gst_element_set_locked_state(source, 0)
-            if gst_element_sync_state_with_parent(source) == 0 {
-                microphoneBroken("\(Gst.name(source)) would not start")
+            source.setLockedState(false)
+            if !source.syncStateWithParent() {
+                microphoneBroken("\(source.name) would not start")
                 return
             }
         }
@@ -104,19 +106,10 @@ extension AnswerSession {
         guard !microphoneFailed else { return }
         microphoneFailed = true
         for source in microphoneSources {
-            gst_element_set_locked_state(source, 1)
-            gst_element_set_state(source, GST_STATE_NULL)
+            source.setLockedState(true)
+            source.setState(GST_STATE_NULL)
         }
         reportAudioProblem("the microphone cannot open (\(reason)): the call goes on without it; check --audio-source")
-    }
-
-    func audioBranchFailed(_ message: UnsafeMutablePointer<GstMessage>) {
-        let reason = PipelineMessage.describeError(message)
-        if microphoneElements.contains(where: { PipelineLinks.isInside(message.pointee.src, $0) }) {
-            microphoneBroken(reason)
-        } else {
-            reportAudioProblem("the door's audio cannot play (\(reason)): the call goes on without it")
-        }
     }
 
     func reportAudioProblem(_ text: String) {
@@ -132,9 +125,7 @@ extension AnswerSession {
     }
 
     func setMute(_ name: String, _ muted: Bool) {
-        guard let element = Gst.find(name, in: pipeline.element) else { return }
-        ObjectProperty.set(UnsafeMutableRawPointer(element), "mute", muted ? "true" : "false")
-        gst_object_unref(UnsafeMutableRawPointer(element))
+        bin.element(named: name)?.set("mute", fromString: muted ? "true" : "false")
     }
 
     /// A `level` message of one of the two gates: the speaker's peaks and

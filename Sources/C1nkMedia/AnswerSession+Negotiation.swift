@@ -38,12 +38,12 @@ extension AnswerSession {
         } catch {
             return fail("\(error)")
         }
-        if videoAccepted, let index = offer.videoLineIndex, offer.lines[index].feedback.contains("nack") {
+        if videoAccepted, offer.videoAsksForRetransmissions {
             // webrtcbin 1.22 sets each jitterbuffer of a bundle to the NACK
             // setting of every transceiver in turn, the last one winning: all
             // must agree. (The voice's jitterbuffer is set back when its
             // first packet comes: `VoiceRetransmissions`.)
-            webrtc.withTransceivers { all in all.forEach { ObjectProperty.set($0, "do-nack", "true") } }
+            for transceiver in webrtc.transceivers { transceiver.set("do-nack", fromString: "true") }
         }
         var declined: Set<Int> = videoAccepted ? [] : Set([offer.videoLineIndex].compactMap { $0 })
         if !audioDecodable, let index = offer.audioLineIndex { declined.insert(index) }
@@ -58,49 +58,29 @@ extension AnswerSession {
         }
     }
 
-    /// Chooses what the answer says about the door's video: the one codec we
-    /// play best (see `OfferSummary.videoCodec`), loss repair the door
-    /// offers (NACK with RTX, RED/ULPFEC); or a declined (inactive) m-line
-    /// when this machine can play none of the offered codecs, and the call
-    /// goes on with audio.
+    /// Answers the door's video as `VideoAnswer` decides: our receive-only
+    /// transceiver with the codec and its repairs, or a declined video whose
+    /// packets, if the door still sends them, go to a discarding sink.
     func negotiateVideo() {
         guard let index = offer.videoLineIndex else { return }
         let line = offer.lines[index]
-        let chosen = offer.videoCodec
-        // webrtcbin 1.22 makes no transceiver for a received-only m-line
-        // until it answers, and then answers with every offered codec. Our
-        // own transceiver, with the one codec as its preference, narrows it.
-        // An unplayable video is answered `inactive` (see
-        // `WebRTCBin.createLocalDescription`), and whatever the door still
-        // sends goes to a discarding sink.
-        let codec = chosen ?? line.mediaCodecs.first ?? "VP8"
-        var caps = "application/x-rtp,media=video,encoding-name=\(codec),payload=\(line.payloadTypes[codec] ?? 96),clock-rate=90000"
-        // webrtcbin 1.22 answers only the header extensions its preferences
-        // name; without this one a browser door gets no congestion feedback
-        // it can use, and its estimate stays at its start value.
-        if chosen != nil, let id = line.transportWideCCExtension {
-            caps += ",extmap-\(id)=(string)\"\(OfferSummary.transportWideCCURI)\""
+        let answer = VideoAnswer(line: line, chosen: offer.videoCodec)
+        guard let preferences = Caps(answer.preferences) else { return }
+        let made = withExtendedLifetime(preferences) {
+            c1nk_emit_add_transceiver(webrtc.webrtcbin.object, GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, preferences.pointer)
         }
-        guard let preferences = gst_caps_from_string(caps) else { return }
-        defer { gst_caps_unref(preferences) }
-        if let transceiver = c1nk_emit_add_transceiver(UnsafeMutableRawPointer(webrtc.element), GST_WEBRTC_RTP_TRANSCEIVER_DIRECTION_RECVONLY, preferences) {
-            if chosen != nil {
-                if line.feedback.contains("nack") { ObjectProperty.set(transceiver, "do-nack", "true") }
-                if line.payloadTypes["RED"] != nil, line.payloadTypes["ULPFEC"] != nil {
-                    ObjectProperty.set(transceiver, "fec-type", "ulp-red")
-                }
-            }
-            gst_object_unref(transceiver)
+        if let made {
+            let transceiver = GObjectReference(adopting: made)
+            if answer.retransmissions { transceiver.set("do-nack", fromString: "true") }
+            if answer.forwardErrorCorrection { transceiver.set("fec-type", fromString: "ulp-red") }
         }
-        videoAccepted = chosen != nil
-        if chosen == nil {
-            let discard = gst_element_factory_make("fakesink", "declined-video")!
-            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
+        videoAccepted = answer.accepted
+        if !answer.accepted {
+            let discard = Self.discardingSink("declined-video")
             // Added while playing: a sink that must preroll would hold the whole pipeline back.
-            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
-            gst_bin_add(bin, discard)
-            gst_element_sync_state_with_parent(discard)
-            inputs.set("video", gst_element_get_static_pad(discard, "sink"))
+            bin.add(discard)
+            discard.syncStateWithParent()
+            inputs.set("video", discard.staticPad("sink"))
             let offered = line.mediaCodecs.isEmpty ? "none" : line.mediaCodecs.joined(separator: ", ")
             onWarning?("the door's video cannot be played here: it offers \(offered), and this machine has no "
                        + "GStreamer depayloader and decoder for any of them (gst-inspect-1.0 lists what is installed); "
@@ -108,40 +88,42 @@ extension AnswerSession {
         }
     }
 
+    /// A `fakesink` that drops what it gets at once: no clock wait, and no
+    /// preroll (a sink waiting for its first buffer would hold the whole call
+    /// in PAUSED).
+    static func discardingSink(_ name: String) -> Element {
+        let discard = Element.make("fakesink", name: name)!
+        discard.set("sync", fromString: "false")
+        discard.set("async", fromString: "false")
+        return discard
+    }
+
     /// Links `audio-out` to the sink pad of the audio m-line and lets the
-    /// microphone flow. The pad is requested after the remote description:
-    /// that makes the answer `sendrecv` for audio (an added transceiver would
-    /// become a second, unused one).
+    /// microphone flow (`MicrophoneRoute`). The pad is requested after the
+    /// remote description: that makes the answer `sendrecv` for audio (an
+    /// added transceiver would become a second, unused one).
     func releaseMicrophone() throws {
         guard let (source, probe) = microphoneHold else { return }
         microphoneHold = nil
-        defer {
-            gst_pad_remove_probe(source, probe)
-            gst_object_unref(UnsafeMutableRawPointer(source))
-        }
-        if audioDecodable, let index = offer.audioLineIndex, offer.audioSendChain() != nil {
-            guard let sinkPad = gst_element_request_pad_simple(webrtc.element, "sink_\(index)") else {
+        defer { source.removeProbe(probe) }
+        switch MicrophoneRoute(audioLine: offer.audioLineIndex, decodable: audioDecodable, canEncode: offer.audioSendChain() != nil) {
+        case .door(let index):
+            guard let sinkPad = webrtc.webrtcbin.requestPad("sink_\(index)") else {
                 throw MediaError.negotiation("webrtcbin gave no sink pad for the audio m-line \(index)")
             }
-            defer { gst_object_unref(UnsafeMutableRawPointer(sinkPad)) }
-            let result = gst_pad_link(source, sinkPad)
+            let result = source.link(sinkPad)
             guard result == GST_PAD_LINK_OK else {
                 throw MediaError.negotiation("cannot link audio-out to webrtcbin (\(result.rawValue))")
             }
-        } else {
-            if audioDecodable && offer.audioLineIndex != nil {
+        case .discard(let noSendCodec):
+            if noSendCodec {
                 log.warning("call \(callId): the door offers no audio we can send (Opus, PCMU, PCMA); receiving only")
             }
-            let discard = gst_element_factory_make("fakesink", "discard-microphone")!
-            // No preroll: the microphone may be closed, and a sink waiting for
-            // its first buffer would hold the whole call in PAUSED.
-            ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
-            ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
-            gst_bin_add(bin, discard)
-            gst_element_sync_state_with_parent(discard)
-            let sinkPad = gst_element_get_static_pad(discard, "sink")!
-            gst_pad_link(source, sinkPad)
-            gst_object_unref(UnsafeMutableRawPointer(sinkPad))
+            // The microphone may be closed: the sink must not wait for its first buffer.
+            let discard = Self.discardingSink("discard-microphone")
+            bin.add(discard)
+            discard.syncStateWithParent()
+            if let sinkPad = discard.staticPad("sink") { source.link(sinkPad) }
         }
     }
 }

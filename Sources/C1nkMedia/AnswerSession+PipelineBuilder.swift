@@ -38,7 +38,7 @@ extension AnswerSession {
     /// standby after the call.
     public static func prepareStandby(configuration: MediaConfiguration) {
         guard let description = try? configuration.resolvedPipeline(), let offer = try? OfferSummary(sdp: likelyOffer) else { return }
-        let values = pipelineValues(callId: "standby", offer: offer, configuration: configuration, log: Log.media).values
+        let values = pipelineValues(callId: "standby", offer: offer, configuration: configuration, log: Log.callMedia).values
         CallPipelineStandby.prepare(description, values: values)
     }
 
@@ -63,17 +63,19 @@ extension AnswerSession {
     /// Finds where the door's media enters (`video-in`, `audio-in`); a medium
     /// the description does not take goes to a discarding sink.
     func prepareInputs() {
+        let bin = self.bin
         for media in ["video", "audio"] {
-            let undecodable = media == "audio" && !audioDecodable
-            if !undecodable, let input = Gst.find("\(media)-in", in: pipeline.element) {
-                inputs.set(media, gst_element_get_static_pad(input, "sink"))
-                gst_object_unref(UnsafeMutableRawPointer(input))
-            } else if media == "audio" ? offer.audioLineIndex != nil : offer.hasVideo {
-                let discard = gst_element_factory_make("fakesink", "discard-\(media)")!
-                ObjectProperty.set(UnsafeMutableRawPointer(discard), "sync", "false")
-                ObjectProperty.set(UnsafeMutableRawPointer(discard), "async", "false")
-                gst_bin_add(bin, discard)
-                inputs.set(media, gst_element_get_static_pad(discard, "sink"))
+            let input = bin.element(named: "\(media)-in")
+            switch InputRoute(hasInput: input != nil, decodable: media == "video" || audioDecodable,
+                              offered: media == "audio" ? offer.audioLineIndex != nil : offer.hasVideo) {
+            case .input:
+                inputs.set(media, input?.staticPad("sink"))
+            case .discard:
+                let discard = Self.discardingSink("discard-\(media)")
+                bin.add(discard)
+                inputs.set(media, discard.staticPad("sink"))
+            case .none:
+                break
             }
         }
     }
@@ -82,12 +84,9 @@ extension AnswerSession {
     /// real sinks inside a `--sink` bin and behind a tee (see
     /// `MediaConfiguration.renderImmediately`).
     func renderImmediately() {
-        guard let output = Gst.find("video-out", in: pipeline.element) else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
-        guard let source = gst_element_get_static_pad(output, "src") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(source)) }
-        for sink in DownstreamSinks.from(source) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "sync") {
-            ObjectProperty.set(UnsafeMutableRawPointer(sink), "sync", "false")
+        guard let source = bin.element(named: "video-out")?.staticPad("src") else { return }
+        for sink in Self.retained(DownstreamSinks.from(source.pointer)) where sink.has(property: "sync") {
+            sink.set("sync", fromString: "false")
         }
     }
 
@@ -96,12 +95,9 @@ extension AnswerSession {
     /// frame (a jitterbuffer holds its first packet for its latency).
     func watchVideoForRepairWindow() {
         guard videoRepairWindow != nil, let pad = inputs.pad(for: "video") else { return }
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
-            // RTP: the SSRC is bytes 8–11, big-endian.
-            var bytes: [UInt8] = [0, 0, 0, 0]
-            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
-               gst_buffer_extract(buffer, 8, &bytes, 4) == 4 {
-                let ssrc = bytes.reduce(UInt32(0)) { $0 << 8 | UInt32($1) }
+        pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+            if let bytes = RTPHeader.bytes(of: info, at: 8, count: 4) {
+                let ssrc = RTPHeader.ssrc(bytes)
                 MainContext.post { self?.widenVideoRepairWindow(ssrc: ssrc) }
             }
             return GST_PAD_PROBE_REMOVE
@@ -111,7 +107,7 @@ extension AnswerSession {
     /// Main context: see `videoRepairWindow`.
     func widenVideoRepairWindow(ssrc: UInt32) {
         guard !stopped, let window = videoRepairWindow else { return }
-        if VideoRepair.widenWindow(in: webrtc.element, ssrc: ssrc, to: window) {
+        if VideoRepair.widenWindow(in: webrtc.webrtcbin, ssrc: ssrc, to: window) {
             log.debug("call \(callId): the door's video waits up to \(window) ms for a repair")
             currentRepairWindow = window
             followRepairRoundTrip(ssrc: ssrc, configured: window)
@@ -136,35 +132,30 @@ extension AnswerSession {
         return text.components(separatedBy: "video-out").dropFirst().joined().contains("sync=")
     }
 
-    /// An element of the call's pipeline by name (a new reference), for
-    /// diagnostics and tests.
-    func element(named name: String) -> UnsafeMutablePointer<GstElement>? { Gst.find(name, in: pipeline.element) }
+    /// An element of the call's pipeline by name, for diagnostics and tests.
+    func element(named name: String) -> Element? { bin.element(named: name) }
 
     /// Counts frames at `video-out`, watches the recording's end, and holds
     /// the microphone at `audio-out` until it can be linked to webrtcbin.
     func prepareOutputs() {
-        if let output = Gst.find("video-out", in: pipeline.element) {
-            let pad = gst_element_get_static_pad(output, "sink")!
+        let bin = self.bin
+        if let pad = bin.element(named: "video-out")?.staticPad("sink") {
             let counter = frameCounter
-            PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
+            pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] _ in
                 // Measurement probe: one atomic increment per frame.
                 if counter.value.add(1, ordering: .relaxed).newValue == 1 {
                     MainContext.post { self?.firstFrame() }
                 }
                 return GST_PAD_PROBE_OK
             }
-            gst_object_unref(UnsafeMutableRawPointer(pad))
-            gst_object_unref(UnsafeMutableRawPointer(output))
         }
         if let recordingPath {
             watchRecordingEnd(path: recordingPath)
-            recordingBranch = RecordingBranch(pipeline: pipeline.element, path: recordingPath)
+            recordingBranch = RecordingBranch(pipeline: bin, path: recordingPath)
             if let muxer = recordingBranch?.muxer { UntimedBufferStamp.install(on: muxer) }
         }
-        if let output = Gst.find("audio-out", in: pipeline.element) {
-            let pad = gst_element_get_static_pad(output, "src")!
-            gst_object_unref(UnsafeMutableRawPointer(output))
-            let probe = PadProbe.add(pad, GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in GST_PAD_PROBE_OK }
+        if let pad = bin.element(named: "audio-out")?.staticPad("src") {
+            let probe = pad.addProbe(GST_PAD_PROBE_TYPE_BLOCK_DOWNSTREAM) { _ in GST_PAD_PROBE_OK }
             microphoneHold = (pad, probe)
         }
     }

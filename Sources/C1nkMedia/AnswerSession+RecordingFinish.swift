@@ -32,26 +32,24 @@ extension AnswerSession {
         }
         recordingFinished = complete
         timer = GLibTimer(after: timeout) {
-            Log.media.warning("the recording did not finish in \(timeout) s; closing it as it is")
+            Log.callMedia.warning("the recording did not finish in \(timeout) s; closing it as it is")
             complete()
         }
         for pad in inputs.all() {
-            gst_pad_send_event(pad, gst_event_new_eos())
+            pad.sendEvent(gst_event_new_eos())
         }
     }
 
     /// Calls `recordingFinished` when end of stream reaches the file's sink.
     func watchRecordingEnd(path: String) {
-        for sink in Gst.sinks(of: pipeline.element) where ObjectProperty.has(UnsafeMutableRawPointer(sink), "location")
-            && ObjectProperty.string(UnsafeMutableRawPointer(sink), "location") == path {
-            guard let pad = gst_element_get_static_pad(sink, "sink") else { continue }
-            PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { [weak self] info in
+        for sink in bin.sinks where sink.has(property: "location") && sink[string: "location"] == path {
+            guard let pad = sink.staticPad("sink") else { continue }
+            pad.addProbe(GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) { [weak self] info in
                 if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self), event.pointee.type == GST_EVENT_EOS {
                     MainContext.post { self?.recordingFinished?() }
                 }
                 return GST_PAD_PROBE_OK
             }
-            gst_object_unref(UnsafeMutableRawPointer(pad))
         }
     }
 

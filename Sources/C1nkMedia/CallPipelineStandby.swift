@@ -18,7 +18,7 @@ enum CallPipelineStandby {
     private struct Standby {
         let description: PipelineDescription
         let text: [String]
-        let element: UnsafeMutablePointer<GstElement>
+        let pipeline: OwnedPipeline
     }
 
     nonisolated(unsafe) private static var standby: Standby?
@@ -27,16 +27,15 @@ enum CallPipelineStandby {
     /// The standby pipeline if it was built from `description` with these
     /// `values` (the caller owns it now); nil otherwise (and an unfit
     /// standby is dropped).
-    static func take(_ description: PipelineDescription, values: [String: String]) -> UnsafeMutablePointer<GstElement>? {
+    static func take(_ description: PipelineDescription, values: [String: String]) -> OwnedPipeline? {
         timer?.cancel()
         timer = nil
         guard let kept = standby else { return nil }
         standby = nil
         if kept.description == description && kept.text == filled(description, values) {
-            return kept.element
+            return kept.pipeline
         }
-        Log.media.debug("the standby call pipeline does not fit this call; building it")
-        gst_object_unref(UnsafeMutableRawPointer(kept.element))
+        Log.callMedia.debug("the standby call pipeline does not fit this call; building it")
         return nil
     }
 
@@ -57,7 +56,6 @@ enum CallPipelineStandby {
     static func discard() {
         timer?.cancel()
         timer = nil
-        if let kept = standby { gst_object_unref(UnsafeMutableRawPointer(kept.element)) }
         standby = nil
     }
 
@@ -68,10 +66,10 @@ enum CallPipelineStandby {
         timer = nil
         discard()
         do {
-            standby = Standby(description: description, text: text, element: try description.build(values))
+            standby = Standby(description: description, text: text, pipeline: OwnedPipeline(adopting: try description.build(values)))
         } catch {
             // The call will build it and report the error where it belongs.
-            Log.media.debug("no standby call pipeline: \(error)")
+            Log.callMedia.debug("no standby call pipeline: \(error)")
         }
     }
 

@@ -53,11 +53,9 @@ public enum CodecSupport {
         GStreamer.initialize()
         var rtp = "application/x-rtp,media=\(media),encoding-name=\(name)"
         if let clockRate { rtp += ",clock-rate=\(clockRate)" }
-        guard let rtpCaps = gst_caps_from_string(rtp) else { return nil }
-        defer { gst_caps_unref(rtpCaps) }
+        guard let rtpCaps = Caps(rtp) else { return nil }
         for depayloader in factories(typeDepayloader, accepting: rtpCaps) where namesEncoding(depayloader.factory, rtpCaps) {
             guard let coded = sourceCaps(of: depayloader.factory) else { continue }
-            defer { gst_caps_unref(coded) }
             if let decoder = factories(typeDecoder, accepting: coded).first {
                 return Playable(encodingName: name, media: media, depayloader: depayloader.name,
                                 decoder: decoder.name, hardware: decoder.klass.contains("Hardware"))
@@ -75,10 +73,10 @@ public enum CodecSupport {
 
     /// Factories of `type` whose sink pad can take `caps`, highest rank first.
     /// The factories stay alive in the registry; the list is released.
-    private static func factories(_ type: GstElementFactoryListType, accepting caps: UnsafeMutablePointer<GstCaps>) -> [Factory] {
+    private static func factories(_ type: GstElementFactoryListType, accepting caps: Caps) -> [Factory] {
         guard let all = gst_element_factory_list_get_elements(type, GST_RANK_MARGINAL) else { return [] }
         defer { gst_plugin_feature_list_free(all) }
-        let filtered = gst_element_factory_list_filter(all, caps, GST_PAD_SINK, 0)
+        let filtered = gst_element_factory_list_filter(all, caps.pointer, GST_PAD_SINK, 0)
         defer { gst_plugin_feature_list_free(filtered) }
         var result: [Factory] = []
         var cursor = filtered
@@ -96,19 +94,17 @@ public enum CodecSupport {
 
     /// Whether the factory's sink template names the encoding: a template
     /// without `encoding-name` (payload types of RFC 3551) takes any caps.
-    private static func namesEncoding(_ factory: OpaquePointer, _ rtpCaps: UnsafeMutablePointer<GstCaps>) -> Bool {
+    private static func namesEncoding(_ factory: OpaquePointer, _ rtpCaps: Caps) -> Bool {
         var cursor = gst_element_factory_get_static_pad_templates(factory).map { UnsafeMutablePointer(mutating: $0) }
         while let node = cursor {
             if let template = node.pointee.data?.assumingMemoryBound(to: GstStaticPadTemplate.self),
-               template.pointee.direction == GST_PAD_SINK, let caps = gst_static_pad_template_get_caps(template) {
-                defer { gst_caps_unref(caps) }
-                for index in 0..<gst_caps_get_size(caps) {
-                    guard let structure = gst_caps_get_structure(caps, index),
+               template.pointee.direction == GST_PAD_SINK, let caps = gst_static_pad_template_get_caps(template).map(Caps.init(adopting:)) {
+                for index in 0..<caps.count {
+                    guard let structure = caps.structure(at: index),
                           gst_structure_has_field(structure, "encoding-name") != 0,
-                          let one = gst_caps_new_empty() else { continue }
-                    gst_caps_append_structure(one, gst_structure_copy(structure))
-                    defer { gst_caps_unref(one) }
-                    if gst_caps_can_intersect(one, rtpCaps) != 0 { return true }
+                          let one = gst_caps_new_empty().map(Caps.init(adopting:)) else { continue }
+                    gst_caps_append_structure(one.pointer, gst_structure_copy(structure))
+                    if gst_caps_can_intersect(one.pointer, rtpCaps.pointer) != 0 { return true }
                 }
             }
             cursor = node.pointee.next
@@ -116,13 +112,13 @@ public enum CodecSupport {
         return false
     }
 
-    /// What a factory's source pad template produces (a new reference).
-    private static func sourceCaps(of factory: OpaquePointer) -> UnsafeMutablePointer<GstCaps>? {
+    /// What a factory's source pad template produces.
+    private static func sourceCaps(of factory: OpaquePointer) -> Caps? {
         var cursor = gst_element_factory_get_static_pad_templates(factory).map { UnsafeMutablePointer(mutating: $0) }
         while let node = cursor {
             if let template = node.pointee.data?.assumingMemoryBound(to: GstStaticPadTemplate.self),
                template.pointee.direction == GST_PAD_SRC {
-                return gst_static_pad_template_get_caps(template)
+                return gst_static_pad_template_get_caps(template).map(Caps.init(adopting:))
             }
             cursor = node.pointee.next
         }

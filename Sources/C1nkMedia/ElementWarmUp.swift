@@ -53,11 +53,9 @@ package enum ElementWarmUp {
         guard claim(stage) else { return }
         let began = g_get_monotonic_time()
         for name in elements(stage) {
-            if let element = gst_element_factory_make(name, nil) {
-                gst_object_unref(UnsafeMutableRawPointer(gst_object_ref_sink(UnsafeMutableRawPointer(element))))
-            }
+            _ = Element.make(name)
         }
-        Log.media.info("warm-up (\(stage)) took \((g_get_monotonic_time() - began) / 1000) ms")
+        Log.callMedia.info("warm-up (\(stage)) took \((g_get_monotonic_time() - began) / 1000) ms")
     }
 
     private static func claim(_ stage: Stage) -> Bool {

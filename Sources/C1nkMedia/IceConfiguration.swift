@@ -3,7 +3,7 @@ import Glibc
 /// How a session finds its way to the door: STUN/TURN servers and the local
 /// addresses to gather on.
 public struct IceConfiguration: Equatable, Sendable {
-    /// The seed's defaults (000 §7.2).
+    /// Two public STUN servers, so that a door behind a NAT is reachable without configuration.
     public static let defaultStunServers = ["stun:stun.l.google.com:19302", "stun:stun1.l.google.com:19302"]
 
     /// `stun:host:port` URLs; empty for none (offline LANs, tests).
@@ -34,13 +34,21 @@ public struct IceConfiguration: Equatable, Sendable {
         return ice
     }
 
-    /// webrtcbin takes `stun://host:port`; users and the seed write `stun:host:port`.
+    /// webrtcbin takes `stun://host:port`; users write `stun:host:port` (RFC 7064).
     static func webrtcbinURL(_ url: String) -> String {
         if url.hasPrefix("stun://") || url.hasPrefix("turn://") || url.hasPrefix("turns://") { return url }
         for scheme in ["stun", "turns", "turn"] where url.hasPrefix(scheme + ":") {
             return scheme + "://" + url.dropFirst(scheme.count + 1)
         }
         return url
+    }
+
+    /// Whether `text` is an IPv4 or IPv6 address, as a local address to
+    /// gather on must be (`--ice-local-ip`, c1nkdoorbin's `ice-local-ip`).
+    public static func isIPAddress(_ text: String) -> Bool {
+        var v4 = in_addr()
+        var v6 = in6_addr()
+        return inet_pton(AF_INET, text, &v4) == 1 || inet_pton(AF_INET6, text, &v6) == 1
     }
 
     /// The addresses to gather on, resolving the empty default.

@@ -31,6 +31,46 @@ package struct OfferSummary: Equatable {
 
         /// The offered encodings that are codecs (no repair streams).
         var mediaCodecs: [String] { codecs.filter { !CodecSupport.repairEncodings.contains($0) } }
+
+        /// An m-line from the values of its attributes, as the SDP has them:
+        /// `rtpmap` ("111 OPUS/48000/2"), `fmtp` ("111 minptime=10;useinbandfec=1"),
+        /// `rtcp-fb` ("96 nack pli"), `extmap` ("3 http://…" or "3/sendrecv http://…");
+        /// `firstFormat`: the first payload type of the m-line, the door's preference.
+        init(kind: String, mid: String?, rtpmap: [String], fmtp: [String], rtcpFeedback: [String], extmap: [String],
+             firstFormat: String?) {
+            self.kind = kind
+            self.mid = mid
+            payloadTypes = [:]
+            for value in rtpmap {
+                let parts = value.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, let pt = Int(parts[0]) else { continue }
+                let name = parts[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
+                if payloadTypes[name] == nil { payloadTypes[name] = pt }
+                if !codecs.contains(name) { codecs.append(name) }
+                encodings[pt] = name
+            }
+            for value in fmtp {
+                let parts = value.split(separator: " ", maxSplits: 1)
+                guard parts.count == 2, let pt = Int(parts[0]) else { continue }
+                for pair in parts[1].split(separator: ";") {
+                    let keyValue = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    if keyValue.count == 2 { formatParameters[pt, default: [:]][keyValue[0].lowercased()] = keyValue[1] }
+                }
+            }
+            for value in rtcpFeedback {
+                let parts = value.split(separator: " ", maxSplits: 1)
+                if parts.count == 2 { feedback.insert(parts[1].lowercased()) }
+            }
+            for value in extmap {
+                let parts = value.split(separator: " ")
+                if parts.count >= 2, let id = parts[0].split(separator: "/", omittingEmptySubsequences: false).first.flatMap({ Int($0) }),
+                   (1...14).contains(id) {
+                    extensions[id] = String(parts[1])
+                }
+            }
+            let first = firstFormat.flatMap { Int($0) }
+            preferredCodec = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
+        }
     }
 
     package var lines: [MediaLine]
@@ -47,65 +87,26 @@ package struct OfferSummary: Equatable {
             throw MediaError.negotiation("the door's offer is not valid SDP")
         }
         defer { gst_sdp_message_free(message) }
-        lines = []
-        for index in 0..<gst_sdp_message_medias_len(message) {
-            guard let media = gst_sdp_message_get_media(message, index) else { continue }
-            let kind = gst_sdp_media_get_media(media).map { String(cString: $0) } ?? ""
-            let mid = gst_sdp_media_get_attribute_val(media, "mid").map { String(cString: $0) }
-            var payloadTypes: [String: Int] = [:]
-            var codecs: [String] = []
-            var encodings: [Int: String] = [:]
-            var feedback: Set<String> = []
-            var n: guint = 0
-            while let value = gst_sdp_media_get_attribute_val_n(media, "rtpmap", n) {
-                // "111 OPUS/48000/2"
-                let parts = String(cString: value).split(separator: " ", maxSplits: 1)
-                if parts.count == 2, let pt = Int(parts[0]) {
-                    let name = parts[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
-                    if payloadTypes[name] == nil { payloadTypes[name] = pt }
-                    if !codecs.contains(name) { codecs.append(name) }
-                    encodings[pt] = name
-                }
-                n += 1
-            }
-            var parameters: [Int: [String: String]] = [:]
-            n = 0
-            while let value = gst_sdp_media_get_attribute_val_n(media, "fmtp", n) {
-                // "111 minptime=10;useinbandfec=1"
-                let parts = String(cString: value).split(separator: " ", maxSplits: 1)
-                if parts.count == 2, let pt = Int(parts[0]) {
-                    for pair in parts[1].split(separator: ";") {
-                        let keyValue = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-                        if keyValue.count == 2 { parameters[pt, default: [:]][keyValue[0].lowercased()] = keyValue[1] }
-                    }
-                }
-                n += 1
-            }
-            n = 0
-            while let value = gst_sdp_media_get_attribute_val_n(media, "rtcp-fb", n) {
-                // "96 nack pli"
-                let parts = String(cString: value).split(separator: " ", maxSplits: 1)
-                if parts.count == 2 { feedback.insert(parts[1].lowercased()) }
-                n += 1
-            }
-            var extensions: [Int: String] = [:]
-            n = 0
-            while let value = gst_sdp_media_get_attribute_val_n(media, "extmap", n) {
-                // "3 http://…" or "3/sendrecv http://…"
-                let parts = String(cString: value).split(separator: " ")
-                if parts.count >= 2, let id = parts[0].split(separator: "/", omittingEmptySubsequences: false).first.flatMap({ Int($0) }),
-                   (1...14).contains(id) {
-                    extensions[id] = String(parts[1])
-                }
-                n += 1
-            }
-            let first = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).flatMap { Int(String(cString: $0)) } : nil
-            let preferred = first.flatMap { pt in payloadTypes.first { $0.value == pt }?.key }
-            lines.append(MediaLine(kind: kind, mid: mid, payloadTypes: payloadTypes, preferredCodec: preferred,
-                                   formatParameters: parameters, codecs: codecs, encodings: encodings, feedback: feedback,
-                                   extensions: extensions))
+        lines = (0..<gst_sdp_message_medias_len(message)).compactMap { index in
+            gst_sdp_message_get_media(message, index).map(Self.line)
         }
         if lines.isEmpty { throw MediaError.negotiation("the door's offer has no media") }
+    }
+
+    /// One m-line of the parsed SDP, its attributes read as text.
+    private static func line(_ media: UnsafePointer<GstSDPMedia>) -> MediaLine {
+        func values(_ attribute: String) -> [String] {
+            var result: [String] = []
+            while let value = gst_sdp_media_get_attribute_val_n(media, attribute, guint(result.count)) {
+                result.append(String(cString: value))
+            }
+            return result
+        }
+        let firstFormat = gst_sdp_media_formats_len(media) > 0 ? gst_sdp_media_get_format(media, 0).map { String(cString: $0) } : nil
+        return MediaLine(kind: gst_sdp_media_get_media(media).map { String(cString: $0) } ?? "",
+                         mid: gst_sdp_media_get_attribute_val(media, "mid").map { String(cString: $0) },
+                         rtpmap: values("rtpmap"), fmtp: values("fmtp"), rtcpFeedback: values("rtcp-fb"),
+                         extmap: values("extmap"), firstFormat: firstFormat)
     }
 
     package var audioLineIndex: Int? { lines.firstIndex { $0.kind == "audio" } }
@@ -117,6 +118,8 @@ package struct OfferSummary: Equatable {
     package var hasVideo: Bool { lines.contains { $0.kind == "video" } }
 
     var videoLineIndex: Int? { lines.firstIndex { $0.kind == "video" } }
+    /// Whether the door repairs its video by retransmission (it asks for NACK feedback).
+    var videoAsksForRetransmissions: Bool { videoLineIndex.map { lines[$0].feedback.contains("nack") } ?? false }
     /// The video encodings the door offers, in its order (no repair streams).
     var offeredVideoCodecs: [String] { lines.first { $0.kind == "video" }?.mediaCodecs ?? [] }
 

@@ -1,3 +1,4 @@
+import C1nkGLib
 import CGStreamer
 import Foundation
 
@@ -6,7 +7,7 @@ import Foundation
 /// thread that announces a receiving pad.
 final class PadTable: @unchecked Sendable {
     private let lock = NSLock()
-    private var pads: [String: UnsafeMutablePointer<GstPad>] = [:]
+    private var pads: [String: Pad] = [:]
 
     /// The table reaches the streaming thread through webrtcbin's signal
     /// emission (GLib locks, futexes ThreadSanitizer cannot see): declared
@@ -15,27 +16,24 @@ final class PadTable: @unchecked Sendable {
 
     private func acquire() { c1nk_tsan_acquire(Unmanaged.passUnretained(self).toOpaque()) }
 
-    func set(_ media: String, _ pad: UnsafeMutablePointer<GstPad>?) {
+    func set(_ media: String, _ pad: Pad?) {
         acquire()
         lock.lock()
         defer { lock.unlock() }
-        if let old = pads[media] { gst_object_unref(UnsafeMutableRawPointer(old)) }
         pads[media] = pad
     }
 
-    func pad(for media: String) -> UnsafeMutablePointer<GstPad>? {
+    func pad(for media: String) -> Pad? {
         acquire()
         lock.lock()
         defer { lock.unlock() }
         return pads[media]
     }
 
-    func all() -> [UnsafeMutablePointer<GstPad>] {
+    func all() -> [Pad] {
         acquire()
         lock.lock()
         defer { lock.unlock() }
         return Array(pads.values)
     }
-
-    deinit { pads.values.forEach { gst_object_unref(UnsafeMutableRawPointer($0)) } }
 }

@@ -9,9 +9,8 @@ extension PipelineDescription {
         var all = values
         for (key, value) in Self.standInValues where all[key] == nil { all[key] = value }
         if all["record-location"] == nil { all["record-location"] = "/dev/null" }
-        let bin = try build(all)
-        defer { gst_object_unref(UnsafeMutableRawPointer(bin)) }
-        return Set(Gst.elements(of: bin).compactMap(Gst.factoryName)).sorted()
+        let bin = Bin(adopting: try build(all))
+        return Set(bin.elements.compactMap(\.factoryName)).sorted()
     }
 
     /// The Debian package that brings an element, when known.

@@ -10,17 +10,13 @@ enum RTPFirstPacket {
     /// `jitterbuffer`, on the streaming thread and before the jitterbuffer
     /// handles the packet: keep `body` to properties and posts. No reference
     /// is held while waiting (a stream announced by RTCP may never send
-    /// RTP): the probe lives as long as the pad.
-    static func onPayloadType(of jitterbuffer: UnsafeMutablePointer<GstElement>,
-                              _ body: @escaping (_ payloadType: Int, _ sinkPad: UnsafeMutablePointer<GstPad>) -> Void) {
-        guard let pad = gst_element_get_static_pad(jitterbuffer, "sink") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        let sink = UnsafeMutableRawPointer(pad)
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
-            var second: UInt8 = 0 // RTP: marker bit and payload type
-            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self),
-               gst_buffer_extract(buffer, 1, &second, 1) == 1 {
-                body(Int(second & 0x7f), sink.assumingMemoryBound(to: GstPad.self))
+    /// RTP): the probe lives as long as the pad, which it sees borrowed.
+    static func onPayloadType(of jitterbuffer: Element, _ body: @escaping (_ payloadType: Int, _ sinkPad: Pad) -> Void) {
+        guard let pad = jitterbuffer.staticPad("sink") else { return }
+        let sink = pad.pointer
+        pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { info in
+            if let second = RTPHeader.bytes(of: info, at: 1, count: 1) {
+                body(RTPHeader.payloadType(secondByte: second[0]), Pad(retaining: sink))
             }
             return GST_PAD_PROBE_REMOVE
         }

@@ -9,43 +9,36 @@ import CGStreamer
 /// call: a `C1nkBranchGuard` drops buffers at the branch's entry from the
 /// moment the error is posted, so no error flow return reaches the `tee` and
 /// what the user watches and hears goes on. Built before the pipeline plays;
-/// used on the main context.
+/// used on the main context; dropped when the pipeline is.
 final class RecordingBranch {
-    /// Elements of the branch (not referenced: the pipeline owns them).
-    private let elements: [UnsafeMutablePointer<GstElement>]
+    /// Elements of the branch.
+    private let elements: [Element]
     /// The file's sink and the element feeding it (the muxer): closed on failure.
-    private let writer: [UnsafeMutablePointer<GstElement>]
+    private let writer: [Element]
     private var closed = false
 
     /// Finds the branch ending in the sink that writes `path`; nil when no
     /// sink of `pipeline` writes it.
-    init?(pipeline: UnsafeMutablePointer<GstElement>, path: String) {
-        guard let sink = Gst.sinks(of: pipeline).first(where: {
-            ObjectProperty.has(UnsafeMutableRawPointer($0), "location")
-                && ObjectProperty.string(UnsafeMutableRawPointer($0), "location") == path
-        }) else { return nil }
-
+    init?(pipeline: Bin, path: String) {
+        guard let sink = pipeline.sinks.first(where: { $0.has(property: "location") && $0[string: "location"] == path }) else {
+            return nil
+        }
         var elements = [sink]
-        var entries: [UnsafeMutablePointer<GstPad>] = []
+        var entries: [Pad] = []
         var writer = [sink]
         var pending = [sink]
         while let element = pending.popLast(), elements.count < 32 {
-            for pad in PipelineLinks.pads(element.pointee.sinkpads) {
-                guard let peer = gst_pad_get_peer(pad) else {
+            for pad in PipelineLinks.pads(element.pointer.pointee.sinkpads).map({ Pad(retaining: $0) }) {
+                guard let peer = pad.peer else {
                     // Fed later (webrtcbin) or never: the branch starts here.
-                    entries.append(gst_object_ref(UnsafeMutableRawPointer(pad)).assumingMemoryBound(to: GstPad.self))
+                    entries.append(pad)
                     continue
                 }
-                guard let upstream = gst_pad_get_parent_element(peer) else {
-                    gst_object_unref(UnsafeMutableRawPointer(peer))
-                    continue
-                }
-                defer { gst_object_unref(UnsafeMutableRawPointer(upstream)) }
-                if upstream.pointee.numsrcpads > 1 || elements.contains(upstream) {
+                guard let upstream = peer.parent else { continue }
+                if Self.isBranchPoint(sourcePads: Int(upstream.pointer.pointee.numsrcpads), inBranch: elements.contains(upstream)) {
                     // A tee: guard its pad toward us (upstream of our pad's flushing check).
                     entries.append(peer)
                 } else {
-                    gst_object_unref(UnsafeMutableRawPointer(peer))
                     elements.append(upstream)
                     pending.append(upstream)
                     if element == sink { writer.append(upstream) }
@@ -55,24 +48,22 @@ final class RecordingBranch {
         self.elements = elements
         self.writer = writer
 
-        var array: [UnsafeMutablePointer<GstElement>?] = elements
-        let guardBox = c1nk_branch_guard_new(pipeline, &array, guint(array.count))!
-        for pad in entries {
-            c1nk_branch_guard_add_probe(guardBox, pad)
-            gst_object_unref(UnsafeMutableRawPointer(pad))
-        }
+        var array: [UnsafeMutablePointer<GstElement>?] = elements.map(\.pointer)
+        let guardBox = c1nk_branch_guard_new(pipeline.pointer, &array, guint(array.count))!
+        for pad in entries { c1nk_branch_guard_add_probe(guardBox, pad.pointer) }
     }
 
+    /// Whether the walk up from the file's sink stops at an element: one that
+    /// feeds more than this branch (a `tee`), or one already in the branch.
+    static func isBranchPoint(sourcePads: Int, inBranch: Bool) -> Bool { sourcePads > 1 || inBranch }
+
     /// The element feeding the file's sink (the muxer), when there is one.
-    var muxer: UnsafeMutablePointer<GstElement>? { writer.count > 1 ? writer[1] : nil }
+    var muxer: Element? { writer.count > 1 ? writer[1] : nil }
 
     /// Whether a bus message from `source` comes from the branch.
     func contains(_ source: UnsafeMutablePointer<GstObject>?) -> Bool {
-        guard let source else { return false }
-        return elements.contains { element in
-            let object = UnsafeMutableRawPointer(element).assumingMemoryBound(to: GstObject.self)
-            return object == source || gst_object_has_as_ancestor(source, object) != 0
-        }
+        guard source != nil else { return false }
+        return elements.contains { PipelineLinks.isInside(source, $0.pointer) }
     }
 
     /// Closes the file as it is: the muxer and the sink stop and stay
@@ -81,8 +72,8 @@ final class RecordingBranch {
         guard !closed else { return }
         closed = true
         for element in writer {
-            gst_element_set_locked_state(element, 1)
-            gst_element_set_state(element, GST_STATE_NULL)
+            element.setLockedState(true)
+            element.setState(GST_STATE_NULL)
         }
     }
 }

@@ -11,6 +11,14 @@ enum RepairWindow {
     /// The most a frame waits for its repair: beyond it, a keyframe is sooner.
     static let maximumMilliseconds: UInt = 400
 
+    /// The window the door's video waits with once it flows (ms), or nil to
+    /// keep the call's latency: only while frames are shown as soon as
+    /// decoded, for a door that repairs by retransmission, and when the
+    /// configured window is wider than the latency.
+    static func initial(rendersAtOnce: Bool, doorRepairs: Bool, configured: UInt, latency: UInt) -> UInt? {
+        rendersAtOnce && doorRepairs && configured > latency ? configured : nil
+    }
+
     /// The window for a measured repair round trip (ms): one and a half
     /// round trips and a frame, within the configured window and the maximum.
     static func milliseconds(forRepairRoundTrip roundTrip: Double, configured: UInt) -> UInt {
@@ -20,9 +28,10 @@ enum RepairWindow {
     }
 
     /// The repair round trip the jitterbuffer of `ssrc` measured (ms), if any.
-    static func measuredRoundTrip(in webrtc: UnsafeMutablePointer<GstElement>, ssrc: UInt32) -> Double? {
+    static func measuredRoundTrip(in webrtc: Bin, ssrc: UInt32) -> Double? {
+        // `stats` is a boxed structure: reading it gives a copy of our own.
         guard let jitterbuffer = VideoRepair.jitterbuffer(in: webrtc, ssrc: ssrc),
-              let stats = c1nk_object_get_object(UnsafeMutableRawPointer(jitterbuffer), "stats")?.assumingMemoryBound(to: GstStructure.self) else {
+              let stats = c1nk_object_get_object(jitterbuffer.object, "stats")?.assumingMemoryBound(to: GstStructure.self) else {
             return nil
         }
         defer { gst_structure_free(stats) }
@@ -38,9 +47,9 @@ extension AnswerSession {
     func followRepairRoundTrip(ssrc: UInt32, configured: UInt) {
         repairWindowFollower = GLibTimer(after: 1, repeats: true) { [weak self] in
             guard let self, !self.stopped,
-                  let roundTrip = RepairWindow.measuredRoundTrip(in: self.webrtc.element, ssrc: ssrc) else { return }
+                  let roundTrip = RepairWindow.measuredRoundTrip(in: self.webrtc.webrtcbin, ssrc: ssrc) else { return }
             let window = RepairWindow.milliseconds(forRepairRoundTrip: roundTrip, configured: configured)
-            if window > self.currentRepairWindow, VideoRepair.widenWindow(in: self.webrtc.element, ssrc: ssrc, to: window) {
+            if window > self.currentRepairWindow, VideoRepair.widenWindow(in: self.webrtc.webrtcbin, ssrc: ssrc, to: window) {
                 self.currentRepairWindow = window
                 self.log.debug("call \(self.callId): repairs take \(Int(roundTrip)) ms: the door's video waits up to \(window) ms for one")
             }

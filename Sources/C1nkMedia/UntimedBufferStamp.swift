@@ -1,3 +1,4 @@
+import C1nkGLib
 import CGStreamer
 
 /// Gives every buffer that enters a muxer a timestamp.
@@ -12,13 +13,9 @@ import CGStreamer
 enum UntimedBufferStamp {
     /// Installs the probe on every sink pad `element` has now (a muxer's pads
     /// are requested when the pipeline text is parsed).
-    static func install(on element: UnsafeMutablePointer<GstElement>) {
-        var node = element.pointee.sinkpads
-        while let current = node {
-            if let data = current.pointee.data {
-                _ = c1nk_untimed_stamp_add_probe(data.assumingMemoryBound(to: GstPad.self))
-            }
-            node = current.pointee.next
+    static func install(on element: Element) {
+        for pad in PipelineLinks.pads(element.pointer.pointee.sinkpads) {
+            _ = c1nk_untimed_stamp_add_probe(pad)
         }
     }
 }

@@ -24,25 +24,28 @@ enum VideoRepair {
 
     /// Configures the elements already in `pipeline` and those added later;
     /// keep the connection as long as the pipeline.
-    static func watch(_ pipeline: UnsafeMutablePointer<GstElement>) -> SignalConnection {
-        let connection = SignalConnection.connect(UnsafeMutableRawPointer(pipeline), "deep-element-added") { (_: gpointer?, element: gpointer?) in
+    static func watch(_ pipeline: Bin) -> SignalConnection {
+        let connection = pipeline.connect("deep-element-added") { (_: gpointer?, added: gpointer?) in
             // Runs on whatever thread adds the element (decodebin: streaming): properties only.
-            guard let element = element?.assumingMemoryBound(to: GstElement.self) else { return }
+            guard let element = Element.fromSignalArgument(added) else { return }
             configure(element)
         }
-        Gst.elements(of: pipeline).forEach(configure)
+        pipeline.elements.forEach(configure)
         return connection
     }
 
-    static func configure(_ element: UnsafeMutablePointer<GstElement>) {
-        guard let factory = gst_element_get_factory(element) else { return }
+    static func configure(_ element: Element) {
+        guard let factory = gst_element_get_factory(element.pointer), let name = element.factoryName else { return }
         let klass = gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) } ?? ""
-        let name = Gst.name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self))
-        let raw = UnsafeMutableRawPointer(element)
-        func set(_ property: String, _ value: String) {
-            if ObjectProperty.has(raw, property) { ObjectProperty.set(raw, property, value) }
+        for (property, value) in settings(factory: name, klass: klass) where element.has(property: property) {
+            element.set(property, fromString: value)
         }
-        if name == "rtpsession" {
+    }
+
+    /// The repair settings of an element made by `factory`, whose class
+    /// (its metadata) is `klass`; set where the element has the property.
+    static func settings(factory: String, klass: String) -> [(property: String, value: String)] {
+        if factory == "rtpsession" {
             // NACKs and PLIs leave as early RTCP, which AVPF allows once per
             // regular RTCP interval; that interval follows the RTCP
             // bandwidth, by default 5 % of what this end sends (only our
@@ -50,54 +53,44 @@ enum VideoRepair {
             // 100 kB/s of allowance gives an interval of tens of
             // milliseconds; what is actually sent is one compound RTCP
             // packet per interval (a few hundred bytes), some tens of kbit/s.
-            set("rtcp-fraction", String(rtcpBytesPerSecond))
-        } else if name == "rtpjitterbuffer" {
+            return [("rtcp-fraction", String(rtcpBytesPerSecond))]
+        } else if factory == "rtpjitterbuffer" {
             // Ask as soon as a packet is due (a packet 20 ms late is lost
             // anyway at our latency), and again after 10 ms if the first
             // retransmission was lost too.
-            set("rtx-delay", "0")
-            set("rtx-min-retry-timeout", "10")
-            set("rtx-next-seqnum", "false")
+            return [("rtx-delay", "0"), ("rtx-min-retry-timeout", "10"), ("rtx-next-seqnum", "false")]
         } else if klass.contains("Depayloader") {
             // Video depayloaders have these (rtpvp8depay, rtph264depay, …); audio ones do not.
-            set("request-keyframe", "true")
-            set("wait-for-keyframe", "true")
+            return [("request-keyframe", "true"), ("wait-for-keyframe", "true")]
         } else if klass.contains("Decoder") && klass.contains("Video") {
-            set("discard-corrupted-frames", "true")
-            set("automatic-request-sync-points", "true")
-            set("min-force-key-unit-interval", String(minKeyframeInterval))
+            return [("discard-corrupted-frames", "true"), ("automatic-request-sync-points", "true"),
+                    ("min-force-key-unit-interval", String(minKeyframeInterval))]
         }
+        return []
     }
 
     /// Gives the door's video stream `ssrc` `milliseconds` of jitterbuffer
     /// latency to wait for retransmissions, leaving the audio's as it is.
     /// Only new gaps use it: a packet already waited for keeps its deadline.
     /// Whether a jitterbuffer of that stream was found.
-    static func widenWindow(in webrtc: UnsafeMutablePointer<GstElement>, ssrc: UInt32, to milliseconds: UInt) -> Bool {
+    static func widenWindow(in webrtc: Bin, ssrc: UInt32, to milliseconds: UInt) -> Bool {
         guard let jitterbuffer = jitterbuffer(in: webrtc, ssrc: ssrc) else { return false }
-        let raw = UnsafeMutableRawPointer(jitterbuffer)
-        // `latency` is a guint; its bits read as a gint are the same below 2^31.
-        if UInt(max(0, c1nk_object_get_int(raw, "latency"))) < milliseconds {
-            ObjectProperty.set(raw, "latency", String(milliseconds))
+        if UInt(max(0, jitterbuffer[int: "latency"])) < milliseconds {
+            jitterbuffer.set("latency", fromString: String(milliseconds))
         }
         return true
     }
 
-    /// The jitterbuffer of stream `ssrc` (borrowed: webrtcbin holds it).
-    static func jitterbuffer(in webrtc: UnsafeMutablePointer<GstElement>, ssrc: UInt32) -> UnsafeMutablePointer<GstElement>? {
-        PipelineLinks.elements(of: webrtc, factory: "rtpjitterbuffer").first { self.ssrc(of: $0) == ssrc }
+    /// The jitterbuffer of stream `ssrc`.
+    static func jitterbuffer(in webrtc: Bin, ssrc: UInt32) -> Element? {
+        webrtc.elements.first { $0.factoryName == "rtpjitterbuffer" && self.ssrc(of: $0) == ssrc }
     }
 
     /// The SSRC a jitterbuffer serves (rtpbin's caps on its sink pad carry
     /// only that).
-    private static func ssrc(of jitterbuffer: UnsafeMutablePointer<GstElement>) -> UInt32? {
-        guard let pad = gst_element_get_static_pad(jitterbuffer, "sink") else { return nil }
-        defer { gst_object_unref(UnsafeMutableRawPointer(pad)) }
-        guard let caps = gst_pad_get_current_caps(pad) else { return nil }
-        defer { gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self)) }
+    private static func ssrc(of jitterbuffer: Element) -> UInt32? {
+        guard let caps = jitterbuffer.staticPad("sink")?.currentCaps, let structure = caps.structure() else { return nil }
         var value: guint = 0
-        guard gst_caps_get_size(caps) > 0, let structure = gst_caps_get_structure(caps, 0),
-              gst_structure_get_uint(structure, "ssrc", &value) != 0 else { return nil }
-        return UInt32(value)
+        return withExtendedLifetime(caps) { gst_structure_get_uint(structure, "ssrc", &value) != 0 } ? UInt32(value) : nil
     }
 }

@@ -1,5 +1,4 @@
 import C1nkGLib
-import CGStreamer
 
 /// The door's voice is not repaired by retransmission, and its jitterbuffer
 /// must not wait for one. webrtcbin 1.22 gives every jitterbuffer of a
@@ -13,9 +12,7 @@ enum VoiceRetransmissions {
     /// From a streaming thread, at the first packet of the door's voice
     /// reaching a new jitterbuffer's `sink` pad (`RTPFirstPacket`): the
     /// jitterbuffer stops asking, before it handles that packet.
-    static func turnOff(at sink: UnsafeMutablePointer<GstPad>) {
-        guard let element = gst_pad_get_parent_element(sink) else { return }
-        ObjectProperty.set(UnsafeMutableRawPointer(element), "do-retransmission", "false")
-        gst_object_unref(UnsafeMutableRawPointer(element))
+    static func turnOff(at sink: Pad) {
+        sink.parent?.set("do-retransmission", fromString: "false")
     }
 }

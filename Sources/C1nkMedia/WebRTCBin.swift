@@ -6,13 +6,18 @@ import CGStreamer
 ///
 /// Threading: webrtcbin answers promises and emits its signals on its own
 /// threads. Every callback here is re-posted to the main context before it
-/// reaches Swift state, except `onSourcePad`, which must link the new pad at
-/// once on the streaming thread (data is already flowing) and so may only
-/// touch what was prepared before negotiation.
+/// reaches Swift state, except `onReceivingPad` and `onNewStream`, which run
+/// on the streaming thread (data is already flowing: the new pad must be
+/// linked at once) and so may only touch what was prepared before negotiation.
 package final class WebRTCBin {
-    package let element: UnsafeMutablePointer<GstElement>
+    /// The element (a bin: rtpbin and the transports are inside it); its
+    /// owner adds it to the call's pipeline.
+    package let webrtcbin: Bin
+    /// The same element, borrowed (valid while this object lives), for
+    /// callers not yet on the wrappers (the simulated door's session).
+    package var element: UnsafeMutablePointer<GstElement> { webrtcbin.pointer }
     private var signals: [SignalConnection] = []
-    private let log = Log.media
+    private let log = Log.callMedia
 
     /// A local ICE candidate (m-line index, `candidate:…` line), on the main context.
     package var onLocalCandidate: ((UInt32, String) -> Void)?
@@ -21,93 +26,102 @@ package final class WebRTCBin {
     /// webrtcbin wants an offer (offerer side), on the main context.
     package var onNegotiationNeeded: (() -> Void)?
     /// ICE gathering went on or finished, on the main context.
-    var onGatheringState: ((GstWebRTCICEGatheringState) -> Void)?
+    package var onGatheringState: ((GstWebRTCICEGatheringState) -> Void)?
 
     /// Creates the element with the ICE settings and jitterbuffer latency.
-    /// `onSourcePad` runs on a streaming thread for each receiving pad.
+    /// `onReceivingPad` runs on a streaming thread for each receiving pad.
     /// `onNewStream` runs on a streaming thread when the first packet of a
     /// remote SSRC reaches its new jitterbuffer (before the jitterbuffer
-    /// holds it for the latency; `onSourcePad` comes after that).
+    /// holds it for the latency; `onReceivingPad` comes after that).
     package init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
-         onNewStream: ((_ jitterbuffer: UnsafeMutablePointer<GstElement>, _ ssrc: UInt32) -> Void)? = nil,
-         onSourcePad: @escaping (UnsafeMutablePointer<GstPad>) -> Void) throws {
-        guard let element = gst_element_factory_make("webrtcbin", name) else {
+         onNewStream: ((_ jitterbuffer: Element, _ ssrc: UInt32) -> Void)?,
+         onReceivingPad: @escaping (Pad) -> Void) throws {
+        guard let webrtcbin = Bin.make("webrtcbin", name: name) else {
             throw MediaError.missingElement("webrtcbin", package: "gstreamer1.0-plugins-bad")
         }
-        self.element = element
-        gst_object_ref_sink(UnsafeMutableRawPointer(element))
-        let raw = UnsafeMutableRawPointer(element)
-        ObjectProperty.set(raw, "bundle-policy", "max-bundle")
-        ObjectProperty.set(raw, "latency", String(latencyMilliseconds))
+        self.webrtcbin = webrtcbin
+        webrtcbin.set("bundle-policy", fromString: "max-bundle")
+        webrtcbin.set("latency", fromString: String(latencyMilliseconds))
         if let stun = ice.stunServers.first {
             // webrtcbin 1.22 and libnice take one STUN server (a TURN server
             // gives server-reflexive candidates too).
-            ObjectProperty.set(raw, "stun-server", IceConfiguration.webrtcbinURL(stun))
+            webrtcbin.set("stun-server", fromString: IceConfiguration.webrtcbinURL(stun))
             if ice.stunServers.count > 1 {
                 log.debug("webrtcbin takes one STUN server; using \(stun)")
             }
         }
-        ObjectProperty.set(raw, "ice-transport-policy", ice.transportPolicy.rawValue)
+        webrtcbin.set("ice-transport-policy", fromString: ice.transportPolicy.rawValue)
         for turn in ice.turnServers {
-            if c1nk_emit_string_returns_bool(raw, "add-turn-server", IceConfiguration.webrtcbinURL(turn)) == 0 {
+            if c1nk_emit_string_returns_bool(webrtcbin.object, "add-turn-server", IceConfiguration.webrtcbinURL(turn)) == 0 {
                 throw MediaError.badConfiguration("webrtcbin refused the TURN server \(turn); expected turn://user:pass@host:port")
             }
         }
-        let addresses = ice.effectiveLocalAddresses()
-        if let agent = c1nk_object_get_object(raw, "ice-agent") {
-            for address in addresses where c1nk_emit_string_returns_bool(agent, "add-local-ip-address", address) == 0 {
-                log.warning("cannot gather ICE candidates on \(address)")
-            }
-            // libnice paces its connectivity checks 20 ms apart (RFC 5245's
-            // Ta); with the few candidate pairs of a door call, 5 ms reaches
-            // the working pair sooner (RFC 8445 allows Ta down to 5 ms).
-            if ObjectProperty.has(agent, "agent"), let nice = c1nk_object_get_object(agent, "agent") {
-                if ObjectProperty.has(nice, "stun-pacing-timer") { ObjectProperty.set(nice, "stun-pacing-timer", "5") }
-                // No UPnP port mapping (libwebrtc does none either): its IGD
-                // discovery runs a thread with SSDP sockets per agent that a
-                // call ending mid-discovery could leave behind, and it sends
-                // multicast at every ring.
-                if ObjectProperty.has(nice, "upnp") { ObjectProperty.set(nice, "upnp", "false") }
-                g_object_unref(nice)
-            }
-            // Plain unref: the agent is still floating inside webrtcbin 1.22, and
-            // sinking it would steal webrtcbin's own reference.
-            gst_object_unref(agent)
-        }
+        tuneIceAgent(gatheringOn: ice.effectiveLocalAddresses())
+        watchSignals(onNewStream: onNewStream, onReceivingPad: onReceivingPad)
+    }
 
-        signals.append(SignalConnection.connect(raw, "on-ice-candidate") { [weak self] (mline: UInt32, candidate: String) in
+    /// The door's form (`DoorMediaSession`): each receiving pad as a borrowed
+    /// pointer, valid while the callback runs; no stream watch.
+    package convenience init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
+                     onSourcePad: @escaping (UnsafeMutablePointer<GstPad>) -> Void) throws {
+        try self.init(name: name, ice: ice, latencyMilliseconds: latencyMilliseconds, onNewStream: nil,
+                      onReceivingPad: { onSourcePad($0.pointer) })
+    }
+
+    /// Local addresses and libnice's pacing. The agent is read with a
+    /// reference of our own and never sunk: it is still floating inside
+    /// webrtcbin 1.22, and sinking it would steal webrtcbin's own reference.
+    private func tuneIceAgent(gatheringOn addresses: [String]) {
+        guard let agent = GObjectReference(property: "ice-agent", of: webrtcbin.object) else { return }
+        for address in addresses where c1nk_emit_string_returns_bool(agent.object, "add-local-ip-address", address) == 0 {
+            log.warning("cannot gather ICE candidates on \(address)")
+        }
+        // libnice paces its connectivity checks 20 ms apart (RFC 5245's
+        // Ta); with the few candidate pairs of a door call, 5 ms reaches
+        // the working pair sooner (RFC 8445 allows Ta down to 5 ms).
+        guard agent.has(property: "agent"), let nice = agent[object: "agent"] else { return }
+        if nice.has(property: "stun-pacing-timer") { nice.set("stun-pacing-timer", fromString: "5") }
+        // No UPnP port mapping (libwebrtc does none either): its IGD
+        // discovery runs a thread with SSDP sockets per agent that a
+        // call ending mid-discovery could leave behind, and it sends
+        // multicast at every ring.
+        if nice.has(property: "upnp") { nice.set("upnp", fromString: "false") }
+    }
+
+    private func watchSignals(onNewStream: ((Element, UInt32) -> Void)?, onReceivingPad: @escaping (Pad) -> Void) {
+        // Borrowed in the handlers: each connection holds the element until it is disconnected.
+        let object = webrtcbin.object
+        signals.append(SignalConnection.connect(object, "on-ice-candidate") { [weak self] (mline: UInt32, candidate: String) in
             MainContext.post { self?.onLocalCandidate?(mline, candidate) }
         })
-        signals.append(SignalConnection.connect(raw, "notify::connection-state") { [weak self] (_: gpointer?) in
-            let state = GstWebRTCPeerConnectionState(rawValue: UInt32(c1nk_object_get_int(raw, "connection-state")))
+        signals.append(SignalConnection.connect(object, "notify::connection-state") { [weak self] (_: gpointer?) in
+            let state = GstWebRTCPeerConnectionState(rawValue: UInt32(c1nk_object_get_int(object, "connection-state")))
             MainContext.post { self?.onConnectionState?(state) }
         })
-        signals.append(SignalConnection.connect(raw, "notify::ice-gathering-state") { [weak self] (_: gpointer?) in
-            let state = GstWebRTCICEGatheringState(rawValue: UInt32(c1nk_object_get_int(raw, "ice-gathering-state")))
+        signals.append(SignalConnection.connect(object, "notify::ice-gathering-state") { [weak self] (_: gpointer?) in
+            let state = GstWebRTCICEGatheringState(rawValue: UInt32(c1nk_object_get_int(object, "ice-gathering-state")))
             MainContext.post { self?.onGatheringState?(state) }
         })
-        signals.append(SignalConnection.connect(raw, "on-negotiation-needed") { [weak self] in
+        signals.append(webrtcbin.connect("on-negotiation-needed") { [weak self] in
             MainContext.post { self?.onNegotiationNeeded?() }
         })
         // webrtcbin 1.22 puts a clocksync before each transport, holding every
         // outgoing packet until the pipeline clock reaches its time plus the
         // pipeline latency (10–20 ms here). Live sources are paced already,
         // so send packets as soon as they are made.
-        signals.append(SignalConnection.connect(raw, "deep-element-added") { (_: gpointer?, element: gpointer?) in
-            guard let element = element?.assumingMemoryBound(to: GstElement.self),
-                  let factory = gst_element_get_factory(element),
-                  Gst.name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) == "clocksync" else { return }
-            ObjectProperty.set(UnsafeMutableRawPointer(element), "sync", "false")
+        signals.append(webrtcbin.connect("deep-element-added") { (_: gpointer?, added: gpointer?) in
+            guard let element = Element.fromSignalArgument(added), element.factoryName == "clocksync" else { return }
+            element.set("sync", fromString: "false")
         })
-        if let onNewStream, let rtpbin = Gst.elements(of: element).first(where: { Gst.factoryName($0) == "rtpbin" }) {
-            signals.append(SignalConnection.connect(UnsafeMutableRawPointer(rtpbin), "new-jitterbuffer") { (jitterbuffer: gpointer?, _: UInt32, ssrc: UInt32) in
-                guard let jitterbuffer = jitterbuffer?.assumingMemoryBound(to: GstElement.self) else { return }
+        if let onNewStream, let rtpbin = webrtcbin.elements.first(where: { $0.factoryName == "rtpbin" }) {
+            signals.append(SignalConnection.connect(rtpbin.object, "new-jitterbuffer") { (jitterbuffer: gpointer?, _: UInt32, ssrc: UInt32) in
+                guard let jitterbuffer = Element.fromSignalArgument(jitterbuffer) else { return }
                 onNewStream(jitterbuffer, ssrc)
             })
         }
-        signals.append(SignalConnection.connect(raw, "pad-added") { (pad: gpointer?) in
-            guard let pad = pad?.assumingMemoryBound(to: GstPad.self), gst_pad_get_direction(pad) == GST_PAD_SRC else { return }
-            onSourcePad(pad)
+        signals.append(webrtcbin.connect("pad-added") { (pad: gpointer?) in
+            guard let pad = Pad(retaining: pad), pad.direction == GST_PAD_SRC else { return }
+            onReceivingPad(pad)
         })
     }
 
@@ -123,10 +137,9 @@ package final class WebRTCBin {
             let error = Promise.errorMessage(replied: replied, reply)
             MainContext.post { completion(error) }
         }
-        c1nk_emit_pointer_pointer(UnsafeMutableRawPointer(element), "set-remote-description",
-                                  UnsafeMutableRawPointer(description), UnsafeMutableRawPointer(promise))
+        c1nk_emit_pointer_pointer(webrtcbin.object, "set-remote-description", description, promise)
         gst_webrtc_session_description_free(description)
-        gst_promise_unref(promise)
+        MiniObject.release(promise)
     }
 
     /// Creates an answer (or offer) and applies it as the local description;
@@ -138,7 +151,6 @@ package final class WebRTCBin {
                                 completion: @escaping (Result<String, MediaError>) -> Void) {
         let field = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "answer" : "offer"
         let signal = type == GST_WEBRTC_SDP_TYPE_ANSWER ? "create-answer" : "create-offer"
-        let raw = UnsafeMutableRawPointer(element)
         let promise = Promise.make { replied, reply in
             if let error = Promise.errorMessage(replied: replied, reply) {
                 MainContext.post { completion(.failure(.negotiation("\(signal) failed: \(error)"))) }
@@ -165,28 +177,20 @@ package final class WebRTCBin {
                 guard let self, !self.isClosed else {
                     return completion(.failure(.negotiation("the session stopped before its \(field) was set")))
                 }
-                c1nk_emit_pointer_pointer(raw, "set-local-description", UnsafeMutableRawPointer(copy), nil)
+                c1nk_emit_pointer_pointer(self.webrtcbin.object, "set-local-description", copy, nil)
                 completion(.success(text))
             }
         }
-        c1nk_emit_pointer_pointer(raw, signal, nil, UnsafeMutableRawPointer(promise))
-        gst_promise_unref(promise)
+        c1nk_emit_pointer_pointer(webrtcbin.object, signal, nil, promise)
+        MiniObject.release(promise)
     }
 
-    /// The transceivers, in m-line order once negotiated; valid while `body` runs.
-    func withTransceivers<T>(_ body: ([UnsafeMutableRawPointer]) -> T) -> T {
-        guard let array = c1nk_emit_get_transceivers(UnsafeMutableRawPointer(element)) else { return body([]) }
+    /// The transceivers, in m-line order once negotiated.
+    package var transceivers: [GObjectReference] {
+        guard let array = c1nk_emit_get_transceivers(webrtcbin.object) else { return [] }
         defer { g_array_unref(array) }
-        let items = array.pointee.data.withMemoryRebound(to: UnsafeMutableRawPointer?.self, capacity: Int(array.pointee.len)) { pointer in
-            (0..<Int(array.pointee.len)).compactMap { pointer[$0] }
-        }
-        return body(items)
-    }
-
-    /// The transceiver of m-line `index` (after a description set it), valid while `body` runs.
-    func withTransceiver<T>(mline index: Int, _ body: (UnsafeMutableRawPointer?) -> T) -> T {
-        withTransceivers { all in
-            body(all.first { Int(c1nk_object_get_int($0, "mlineindex")) == index })
+        return array.pointee.data.withMemoryRebound(to: gpointer?.self, capacity: Int(array.pointee.len)) { items in
+            (0..<Int(array.pointee.len)).compactMap { items[$0].map(GObjectReference.init(retaining:)) }
         }
     }
 
@@ -197,7 +201,7 @@ package final class WebRTCBin {
         var index: guint = 0
         while index < gst_sdp_media_attributes_len(media) {
             if let key = gst_sdp_media_get_attribute(media, index)?.pointee.key.map({ String(cString: $0) }),
-               ["sendrecv", "sendonly", "recvonly", "inactive"].contains(key) {
+               directionAttributes.contains(key) {
                 gst_sdp_media_remove_attribute(media, index)
             } else {
                 index += 1
@@ -206,9 +210,12 @@ package final class WebRTCBin {
         gst_sdp_media_add_attribute(media, "inactive", "")
     }
 
+    /// The SDP attributes that say a media line's direction (RFC 8866, section 6.7).
+    static let directionAttributes: Set<String> = ["sendrecv", "sendonly", "recvonly", "inactive"]
+
     package func addRemoteCandidate(mlineIndex: UInt32, candidate: String) {
         guard !candidate.isEmpty else { return } // end-of-candidates: nothing to add in 1.22
-        c1nk_emit_uint_string(UnsafeMutableRawPointer(element), "add-ice-candidate", mlineIndex, candidate)
+        c1nk_emit_uint_string(webrtcbin.object, "add-ice-candidate", mlineIndex, candidate)
     }
 
     /// Whether `disconnect` ran: no description is set after it (main context).
@@ -225,10 +232,7 @@ package final class WebRTCBin {
         onGatheringState = nil
     }
 
-    deinit {
-        disconnect()
-        gst_object_unref(UnsafeMutableRawPointer(element))
-    }
+    deinit { disconnect() }
 
     /// Generates the DTLS certificate now, so the first ring does not pay for
     /// it (170–530 ms on a small CPU): dtlsdec caches it for the process.

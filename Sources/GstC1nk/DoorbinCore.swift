@@ -2,8 +2,6 @@ import C1nkAnswerer
 import C1nkCall
 import C1nkGLib
 import C1nkSignaling
-import CGStreamer
-import CGstC1nk
 import Foundation
 
 /// The answering core of one `c1nkdoorbin`: the same `Answerer` as
@@ -22,22 +20,22 @@ final class DoorbinCore {
         var mic: String
     }
 
-    private let element: UnsafeMutableRawPointer
+    private let element: PluginElement
     private let client: SignalClient
     private let answerer: Answerer
     private let events = EventLog()
 
     /// Connects to the server; throws what the user must fix.
-    init(element: UnsafeMutableRawPointer, settings: DoorbinSettings, channels: Channels) throws {
+    init(element: PluginElement, settings: DoorbinSettings, channels: Channels) throws {
         self.element = element
         let identity = try DeviceIdentity.loadOrCreate(at: settings.deviceIdFile ?? DeviceIdentity.defaultPath()) {
-            Log.app.warning("c1nkdoorbin: \($0)")
+            Log.plugin.warning("c1nkdoorbin: \($0)")
         }
         var configuration = SignalClient.Configuration(url: settings.server, deviceId: identity.id)
         configuration.trustedCAFile = settings.trustedCAFile
         client = try SignalClient(configuration)
         client.onDeviceIdAssigned = { id in
-            do { _ = try DeviceIdentity.store(id, at: identity.path) } catch { Log.app.warning("c1nkdoorbin: \(error)") }
+            do { _ = try DeviceIdentity.store(id, at: identity.path) } catch { Log.plugin.warning("c1nkdoorbin: \(error)") }
         }
         var options = Answerer.Options()
         options.answerMode = settings.answerMode
@@ -74,15 +72,15 @@ final class DoorbinCore {
     private func publish(_ event: CallEvent, _ object: [String: Any]) {
         switch event {
         case let .ringing(callId, doorName):
-            c1nk_doorbin_set_door_name(element, doorName)
-            c1nk_doorbin_emit(element, "ringing", callId, doorName)
+            element.setDoorName(doorName)
+            element.emit("ringing", callId, doorName)
         case let .ended(callId, reason, _, _, _):
-            c1nk_doorbin_emit(element, "ended", callId, reason.rawValue)
+            element.emit("ended", callId, reason.rawValue)
         case .doorOpened(let callId):
-            c1nk_doorbin_emit(element, "door-opened", callId, nil)
+            element.emit("door-opened", callId, nil)
         default:
             break
         }
-        c1nk_plugin_post_element_message(element, ElementMessage.structure(named: "c1nk-event", object))
+        element.post(ElementMessage.structure(named: "c1nk-event", object))
     }
 }

@@ -1,6 +1,5 @@
 import C1nkAnswerer
-import CGStreamer
-import CGstC1nk
+import C1nkMedia
 import Glibc
 
 /// The properties of a `c1nkdoorbin`, read and checked at the change to
@@ -23,13 +22,8 @@ struct DoorbinSettings {
         init(_ property: String, _ text: String) { description = "c1nkdoorbin: property '\(property)' \(text)" }
     }
 
-    init(reading element: UnsafeMutableRawPointer) throws {
-        func string(_ name: String) -> String? {
-            guard let value = c1nk_object_get_string(element, name) else { return nil }
-            defer { g_free(value) }
-            let text = String(cString: value)
-            return text.isEmpty ? nil : text
-        }
+    init(reading element: PluginElement) throws {
+        func string(_ name: String) -> String? { element.string(name) }
         guard let server = string("server") else {
             throw Problem("server", "is not set: give the signaling server, e.g. server=ws://127.0.0.1:8765/ws")
         }
@@ -47,13 +41,13 @@ struct DoorbinSettings {
             throw Problem("answer", "takes auto or manual, not '\(answer)'")
         }
         answerMode = mode
-        answerDelay = c1nk_plugin_object_get_double(element, "answer-delay")
-        let latency = Int(c1nk_object_get_int(element, "latency"))
+        answerDelay = element.double("answer-delay")
+        let latency = element.int("latency")
         guard (0...10_000).contains(latency) else {
             throw Problem("latency", "takes milliseconds from 0 to 10000, not \(latency)")
         }
         latencyMilliseconds = UInt(latency)
-        let repairWindow = Int(c1nk_object_get_int(element, "repair-window"))
+        let repairWindow = element.int("repair-window")
         guard (0...10_000).contains(repairWindow) else {
             throw Problem("repair-window", "takes milliseconds from 0 to 10000, not \(repairWindow)")
         }
@@ -69,13 +63,8 @@ struct DoorbinSettings {
             throw Problem("turn-server", "takes turn://user:password@host:port, not '\(turn)'")
         }
         localAddress = string("ice-local-ip")
-        if let address = localAddress, !Self.isIPAddress(address) {
+        if let address = localAddress, !IceConfiguration.isIPAddress(address) {
             throw Problem("ice-local-ip", "takes an IP address such as 127.0.0.1, not '\(address)'")
         }
-    }
-
-    static func isIPAddress(_ text: String) -> Bool {
-        var storage = in6_addr()
-        return inet_pton(AF_INET, text, &storage) == 1 || inet_pton(AF_INET6, text, &storage) == 1
     }
 }

@@ -1,9 +1,8 @@
-
-
 /// One option of `c1nk-gst-answer`: its name on the command line (`--name`)
 /// and in the config file (`name = …`), its help, and how a value is applied.
-/// The rows live in `AnswerOption.all`; parsing, the config file, `--help`,
-/// `--print-config` and SIGHUP all read the same table.
+/// The rows live in `AnswerOption.sections` (all of them in `AnswerOption.all`);
+/// parsing, the config file, `--help`, `--print-config` and SIGHUP all read
+/// the same table.
 struct AnswerOption: Sendable {
     enum Kind {
         /// `--name`; in the config file `name = true|false`.
@@ -28,7 +27,6 @@ struct AnswerOption: Sendable {
         case restart
     }
 
-    let section: String
     let name: String
     var short: String? = nil
     let kind: Kind
@@ -57,20 +55,27 @@ struct AnswerOption: Sendable {
     /// The `--help` text of every option, by section, in table order.
     static func helpText() -> String {
         var lines: [String] = []
-        var section = ""
-        for row in all {
-            if row.section != section {
-                if !section.isEmpty { lines.append("") }
-                section = row.section
-                lines.append(section + ":")
-            }
-            let head = "  " + row.option + (row.metavar.map { " " + $0 } ?? "")
-            let pad = String(repeating: " ", count: 27)
-            let first = head.count < 26 ? head + String(repeating: " ", count: 27 - head.count) + row.help[0]
-                : head + "\n" + pad + row.help[0]
-            lines.append(first)
-            lines += row.help.dropFirst().map { pad + $0 }
+        for section in sections {
+            if !lines.isEmpty { lines.append("") }
+            lines.append(section.title + ":")
+            for row in section.options { lines += row.helpLines }
         }
         return lines.joined(separator: "\n")
     }
+
+    /// This option's lines of `--help`: the option and its first help line
+    /// (that line below it when the option is too long), then the others.
+    private var helpLines: [String] {
+        let head = "  " + option + (metavar.map { " " + $0 } ?? "")
+        let pad = String(repeating: " ", count: 27)
+        let first = head.count < 26 ? head + String(repeating: " ", count: 27 - head.count) + help[0]
+            : head + "\n" + pad + help[0]
+        return [first] + help.dropFirst().map { pad + $0 }
+    }
+}
+
+/// A titled group of options, as `--help` shows them.
+struct AnswerOptionSection: Sendable {
+    let title: String
+    let options: [AnswerOption]
 }

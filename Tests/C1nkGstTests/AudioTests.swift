@@ -41,9 +41,9 @@ final class AudioTests: XCTestCase {
         let answer = try XCTUnwrap(call.answer)
         XCTAssertTrue(answer.contains("OPUS/48000"), answer)
         // The door asked for in-band FEC and DTX: our encoder gives them.
-        let encoder = try XCTUnwrap(call.session.flatMap { PipelineLinks.elements(of: $0.pipelineForTests, factory: "opusenc").first })
-        XCTAssertEqual(c1nk_object_get_int(UnsafeMutableRawPointer(encoder), "inband-fec"), 1)
-        XCTAssertEqual(c1nk_object_get_int(UnsafeMutableRawPointer(encoder), "dtx"), 1)
+        let encoder = try XCTUnwrap(call.session.flatMap { $0.pipelineForTests.elements.first { $0.factoryName == "opusenc" } })
+        XCTAssertEqual(encoder[int: "inband-fec"], 1)
+        XCTAssertEqual(encoder[int: "dtx"], 1)
     }
 
     func testPCMUDoor() throws {

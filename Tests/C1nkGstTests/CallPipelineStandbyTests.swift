@@ -31,11 +31,9 @@ final class CallPipelineStandbyTests: XCTestCase {
         CallPipelineStandby.prepare(display, values: values)
         let taken = try XCTUnwrap(CallPipelineStandby.take(display, values: values))
         XCTAssertFalse(CallPipelineStandby.isReady)
-        XCTAssertNotNil(Gst.find("video-out", in: taken).map { gst_object_unref(UnsafeMutableRawPointer($0)) })
-        var state = GST_STATE_VOID_PENDING
-        gst_element_get_state(taken, &state, nil, 0)
-        XCTAssertEqual(state, GST_STATE_NULL, "a standby holds no device, thread or socket: it stays in NULL")
-        gst_object_unref(UnsafeMutableRawPointer(taken))
+        XCTAssertNotNil(taken.pipeline.element(named: "video-out"))
+        XCTAssertEqual(taken.pipeline.currentState, GST_STATE_NULL, "a standby holds no device, thread or socket: it stays in NULL")
+        taken.release()
 
         let recording = try PipelineDescription.load("display-record")
         CallPipelineStandby.prepare(recording, values: values.merging(["record-location": "/tmp/x.mkv", "record-muxer": "matroskamux"]) { $1 })

@@ -1,5 +1,6 @@
 import XCTest
 import CGStreamer
+import C1nkGLib
 @testable import C1nkMedia
 
 final class IceConfigurationTests: XCTestCase {
@@ -23,10 +24,8 @@ final class IceConfigurationTests: XCTestCase {
     /// No UPnP discovery: its thread and SSDP sockets outlived calls.
     func testTheIceAgentDoesNoUPnP() throws {
         let webrtc = try WebRTCBin(name: "t", ice: .loopback, latencyMilliseconds: 20) { _ in }
-        let agent = try XCTUnwrap(c1nk_object_get_object(UnsafeMutableRawPointer(webrtc.element), "ice-agent"))
-        defer { gst_object_unref(agent) }
-        let nice = try XCTUnwrap(c1nk_object_get_object(agent, "agent"))
-        defer { g_object_unref(nice) }
-        XCTAssertEqual(c1nk_object_get_int(nice, "upnp"), 0, "upnp is off")
+        let agent = try XCTUnwrap(GObjectReference(property: "ice-agent", of: webrtc.webrtcbin.object))
+        let nice = try XCTUnwrap(agent[object: "agent"])
+        XCTAssertEqual(nice[bool: "upnp"], false, "upnp is off")
     }
 }

@@ -74,15 +74,13 @@ final class NetworkTests: XCTestCase {
 
     /// The jitterbuffers' latency of each stream of the call, in ms.
     static func jitterbufferLatencies(_ session: AnswerSession) -> [Int] {
-        PipelineLinks.elements(of: session.pipelineForTests, factory: "rtpjitterbuffer")
-            .map { Int(c1nk_object_get_int(UnsafeMutableRawPointer($0), "latency")) }.sorted()
+        session.pipelineForTests.elements.filter { $0.factoryName == "rtpjitterbuffer" }.map { $0[int: "latency"] }.sorted()
     }
 
     /// Whether each jitterbuffer asks for retransmissions, by its latency.
     static func jitterbufferRetransmissions(_ session: AnswerSession) -> [Int: Bool] {
-        Dictionary(PipelineLinks.elements(of: session.pipelineForTests, factory: "rtpjitterbuffer").map {
-            (Int(c1nk_object_get_int(UnsafeMutableRawPointer($0), "latency")),
-             c1nk_object_get_int(UnsafeMutableRawPointer($0), "do-retransmission") != 0)
+        Dictionary(session.pipelineForTests.elements.filter { $0.factoryName == "rtpjitterbuffer" }.map {
+            ($0[int: "latency"], $0[bool: "do-retransmission"])
         }, uniquingKeysWith: { $0 || $1 })
     }
 

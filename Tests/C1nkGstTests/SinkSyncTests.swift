@@ -30,15 +30,14 @@ final class SinkSyncTests: XCTestCase {
             answerer?.onLocalCandidate = { door.addRemoteCandidate($0) }
             answerer?.onFailure = { XCTFail($0) }
             if let glass = answerer?.element(named: "glass") {
-                sync = ObjectProperty.has(UnsafeMutableRawPointer(glass), "sync") ? (c1nk_object_get_int(UnsafeMutableRawPointer(glass), "sync") != 0 ? "true" : "false") : nil
+                sync = glass.has(property: "sync") ? (glass[bool: "sync"] ? "true" : "false") : nil
                 // Test fixture: reads each rendered frame's stamp (after the sink's clock wait).
-                handoff = SignalConnection.connect(UnsafeMutableRawPointer(glass), "handoff") { (buffer: gpointer?, pad: gpointer?) in
+                handoff = glass.connect("handoff") { (buffer: gpointer?, pad: gpointer?) in
                     guard let buffer = buffer?.assumingMemoryBound(to: GstBuffer.self),
                           let pad = pad?.assumingMemoryBound(to: GstPad.self) else { return }
                     let width = Int(Gst.capsField(pad, "width") ?? "") ?? 640
                     ages.record(buffer, width: width, height: 480)
                 }
-                gst_object_unref(UnsafeMutableRawPointer(glass))
             }
         }
         door.onLocalCandidate = { answerer?.addRemoteCandidate($0) }

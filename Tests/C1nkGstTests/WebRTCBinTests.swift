@@ -18,13 +18,10 @@ final class WebRTCBinTests: XCTestCase {
         waitUntil("the door's offer", timeout: 10) { offer != nil }
 
         let webrtc = try WebRTCBin(name: "stopping", ice: .loopback, latencyMilliseconds: 20) { _ in }
-        let pipeline = gst_pipeline_new("stopping-call")!
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), webrtc.element)
-        defer {
-            gst_element_set_state(pipeline, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(pipeline))
-        }
-        XCTAssertNotEqual(gst_element_set_state(pipeline, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE)
+        let pipeline = Pipeline(pipelineNamed: "stopping-call")
+        pipeline.add(webrtc.webrtcbin)
+        defer { pipeline.setState(GST_STATE_NULL) }
+        XCTAssertTrue(pipeline.setState(GST_STATE_PLAYING))
 
         var result: Result<String, MediaError>?
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: try XCTUnwrap(offer)) { error in
@@ -39,11 +36,11 @@ final class WebRTCBinTests: XCTestCase {
         // set-local-description asked before it has been applied.
         var drained: Bool?
         let barrier = Promise.make { replied, _ in MainContext.post { drained = replied } }
-        c1nk_emit_pointer_pointer(UnsafeMutableRawPointer(webrtc.element), "get-stats", nil, UnsafeMutableRawPointer(barrier))
+        c1nk_emit_pointer_pointer(webrtc.webrtcbin.object, "get-stats", nil, PointerCast.raw(barrier))
         gst_promise_unref(barrier)
         waitUntil("webrtcbin's earlier operations", timeout: 10) { drained != nil }
         XCTAssertEqual(drained, true, "webrtcbin ran the barrier after them (not interrupted)")
-        let local = c1nk_object_get_object(UnsafeMutableRawPointer(webrtc.element), "local-description")
+        let local = c1nk_object_get_object(webrtc.webrtcbin.object, "local-description")
         XCTAssertNil(local, "webrtcbin got a local description")
         if let local { gst_webrtc_session_description_free(local.assumingMemoryBound(to: GstWebRTCSessionDescription.self)) }
     }

@@ -1,0 +1,8 @@
+import C1nkGLib
+
+extension Log {
+    /// The call's media: its webrtcbin session, pipeline, recording and
+    /// repairs (`GST_DEBUG=c1nk-media:5`). The same GStreamer category as
+    /// C1nkGLibBase's `Log.media`, which the layers that still log there share.
+    static let callMedia = Log("c1nk-media", description: "c1nk webrtcbin media session")
+}
