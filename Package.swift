@@ -78,7 +78,7 @@ let package = Package(
         .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling"],
                 swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
-        .target(name: "C1nkService", dependencies: ["C1nkGLib"], swiftSettings: []),
+        .target(name: "C1nkService", dependencies: ["C1nkGLibBase"], swiftSettings: []),
         // The local signaling server: a pure call router behind sockets, and the media relay.
         .target(name: "C1nkLocal", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkSignaling"], exclude: ["README.md"],
                 swiftSettings: []),

@@ -1,4 +1,4 @@
-import C1nkGLib
+import C1nkGLibBase
 import Foundation
 import Glibc
 
