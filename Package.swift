@@ -3,9 +3,10 @@ import PackageDescription
 
 // The layers, lowest first; each depends only on layers below it, and the
 // compiler holds that (an upward import does not build):
-//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall → C1nkMedia →
+//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall →
+//   C1nkPipeline → C1nkProbes → C1nkMedia →
 //   C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → commands, plugin.
-// Only C1nkGLib and C1nkMedia import CGStreamer. docs/architecture.md has the map.
+// Only C1nkGLib, C1nkPipeline, C1nkProbes and C1nkMedia import CGStreamer. docs/architecture.md has the map.
 
 /// Swift 5 language mode, for the targets whose GLib callbacks and shared
 /// state are not yet proven to the strict concurrency checker (docs/architecture.md).
@@ -15,8 +16,8 @@ let package = Package(
     name: "c1nk-gst",
     products: [
         // The library, layer by layer (import the layers you need).
-        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkSignaling",
-                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"]),
+        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkPipeline", "C1nkProbes",
+                                            "C1nkMedia", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -60,30 +61,38 @@ let package = Package(
         .target(name: "C1nkProtocol", swiftSettings: []),
         // The call as a pure state machine (events in, actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
-        // webrtcbin sessions, pipelines from text, recording, probes, the display, the door's media.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol", "C1nkPipelines"],
+        // Pipelines from text: descriptions, their errors, their lifecycle.
+        .target(name: "C1nkPipeline", dependencies: ["CGStreamer", "C1nkGLib", "C1nkPipelines"], exclude: ["README.md"],
+                swiftSettings: []),
+        // The measurement probes used by the bench, the doctor and the plugin.
+        .target(name: "C1nkProbes", dependencies: ["CGStreamer", "C1nkGLib", "C1nkPipeline"], exclude: ["README.md"],
+                swiftSettings: []),
+        // webrtcbin sessions, recording, the display, the door's media.
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkProtocol",
+                                                  "C1nkPipelines", "C1nkPipeline", "C1nkProbes"],
                 swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
         // The answering core shared by the command and the plugin.
-        .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling"],
+        .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkMedia",
+                                                     "C1nkSignaling"],
                 swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
         .target(name: "C1nkService", dependencies: ["C1nkGLib"], swiftSettings: []),
         // The local signaling server (a pure call router behind sockets) and the simulated door.
-        .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling"],
+        .target(name: "C1nkLocal", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkMedia", "C1nkSignaling"],
                 swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
-        .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                                "C1nkSignaling", "C1nkAnswerer"], swiftSettings: []),
+        .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkProbes",
+                                                "C1nkMedia", "C1nkSignaling", "C1nkAnswerer"], swiftSettings: []),
         // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling",
-                                         "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
+                                         "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLib", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
@@ -91,7 +100,7 @@ let package = Package(
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-bench",
-                          dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         // The GLib bridge's own tests: the clock, the owning wrappers.
@@ -100,8 +109,8 @@ let package = Package(
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                   "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
+                    dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline",
+                                   "C1nkProbes", "C1nkMedia", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkCommandLine"],
                     swiftSettings: swift5),
     ]
 )

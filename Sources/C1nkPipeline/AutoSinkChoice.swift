@@ -1,3 +1,4 @@
+import C1nkGLib
 import CGStreamer
 
 /// What `autovideosink`, `autoaudiosink` or `autoaudiosrc` picks on this
@@ -8,59 +9,23 @@ public enum AutoSinkChoice {
     /// ready (`pulsesink`, `alsasink`, `fakesink`, …); nil when the
     /// description has no automatic element or it chose nothing.
     public static func chosen(_ description: String) -> String? {
-        guard let bin = try? PipelineBin.make(description, name: "auto-check") else { return nil }
-        defer {
-            gst_element_set_state(bin, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(bin))
-        }
-        let bus = gst_bus_new()!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        gst_element_set_bus(bin, bus)
-        guard gst_element_set_state(bin, GST_STATE_READY) != GST_STATE_CHANGE_FAILURE else { return nil }
-        return firstChild(of: bin, depth: 0)
+        guard let bin = try? PipelineBin.parse(description, name: "auto-check") else { return nil }
+        let check = OwnedPipeline(named: "auto-check")
+        check.pipeline.add(bin)
+        defer { check.release() }
+        guard check.setState(GST_STATE_READY) else { return nil }
+        // The automatic element's own child is the real one.
+        guard let automatic = bin.children.first(where: { ($0.factoryName ?? "?").hasPrefix("auto") }),
+              let inside = automatic.asBin else { return nil }
+        return chosenFactory(among: inside.children.map { $0.factoryName ?? "?" })
     }
 
-    /// The first element below an `auto*` element, searching child bins.
-    private static func firstChild(of bin: UnsafeMutablePointer<GstElement>, depth: Int) -> String? {
-        guard depth < 4, let iterator = gst_bin_iterate_elements(UnsafeMutableRawPointer(bin).assumingMemoryBound(to: GstBin.self)) else { return nil }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        defer { g_value_unset(&value) }
-        var children: [UnsafeMutablePointer<GstElement>] = []
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value) { children.append(object.assumingMemoryBound(to: GstElement.self)) }
-            g_value_reset(&value)
-        }
-        for child in children {
-            let factory = factoryName(child)
-            if factory.hasPrefix("auto") {
-                // The automatic element's own child is the real one.
-                return firstInside(child)
-            }
-        }
-        return nil
-    }
-
-    private static func firstInside(_ auto: UnsafeMutablePointer<GstElement>) -> String? {
-        guard let iterator = gst_bin_iterate_elements(UnsafeMutableRawPointer(auto).assumingMemoryBound(to: GstBin.self)) else { return nil }
-        defer { gst_iterator_free(iterator) }
-        var value = GValue()
-        defer { g_value_unset(&value) }
+    /// Of the factories inside an automatic element, in the bin's order, the
+    /// chosen device's: the last one that is not a `capsfilter` or `queue`
+    /// it adds around it, else the first.
+    static func chosenFactory(among factories: [String]) -> String? {
         var result: String?
-        while gst_iterator_next(iterator, &value) == GST_ITERATOR_OK {
-            if let object = g_value_get_object(&value) {
-                let name = factoryName(object.assumingMemoryBound(to: GstElement.self))
-                if result == nil || name != "capsfilter" && name != "queue" { result = name }
-            }
-            g_value_reset(&value)
-        }
+        for name in factories where result == nil || name != "capsfilter" && name != "queue" { result = name }
         return result
-    }
-
-    private static func factoryName(_ element: UnsafeMutablePointer<GstElement>) -> String {
-        guard let factory = gst_element_get_factory(element),
-              let name = gst_object_get_name(UnsafeMutableRawPointer(factory).assumingMemoryBound(to: GstObject.self)) else { return "?" }
-        defer { g_free(name) }
-        return String(cString: name)
     }
 }

@@ -2,72 +2,87 @@ import C1nkGLib
 import CGStreamer
 
 /// Walks the links of a built pipeline (main context, before or while it runs).
-enum PipelineLinks {
+package enum PipelineLinks {
     /// Elements upstream of `element` (not itself), following sink pads to
     /// their peers, stopping at (and including) elements named in `stop`.
-    /// Unowned pointers: valid while the pipeline holds the elements.
-    static func upstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = []) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        var queue = [element]
-        var seen: Set<UnsafeMutableRawPointer> = [UnsafeMutableRawPointer(element)]
-        while let current = queue.popLast() {
-            for pad in pads(current.pointee.sinkpads) {
-                guard let peer = gst_pad_get_peer(pad) else { continue }
-                defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-                guard let parent = gst_pad_get_parent_element(peer) else { continue }
-                gst_object_unref(UnsafeMutableRawPointer(parent)) // the pipeline holds it
-                guard seen.insert(UnsafeMutableRawPointer(parent)).inserted else { continue }
-                result.append(parent)
-                if !stop.contains(Gst.name(parent)) { queue.append(parent) }
-            }
-        }
-        return result
+    package static func upstream(of element: Element, stoppingAt stop: Set<String> = []) -> [Element] {
+        walk(from: element, stoppingAt: stop) { current in current.sinkPads }
     }
 
     /// Elements downstream of `element` (not itself), stopping after `stop`;
     /// with `ownOnly`, stopping before elements that also take other inputs (a muxer).
-    static func downstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = [],
-                           ownOnly: Bool = false) -> [UnsafeMutablePointer<GstElement>] {
-        var result: [UnsafeMutablePointer<GstElement>] = []
-        var queue = [element]
-        var seen: Set<UnsafeMutableRawPointer> = [UnsafeMutableRawPointer(element)]
+    package static func downstream(of element: Element, stoppingAt stop: Set<String> = [],
+                                   ownOnly: Bool = false) -> [Element] {
+        walk(from: element, stoppingAt: stop, skipping: { ownOnly && $0.sinkPadCount > 1 }) { current in current.sourcePads }
+    }
+
+    /// Elements with no sink pads among `elements`: the sources.
+    package static func sources(_ elements: [Element]) -> [Element] {
+        elements.filter { $0.sinkPadCount == 0 }
+    }
+
+    /// Every element of a bin whose factory is `factory`, recursively.
+    package static func elements(of bin: Bin, factory: String) -> [Element] {
+        bin.elements.filter { $0.factoryName == factory }
+    }
+
+    /// Whether `object` (a message's source) is `element` or lies inside it.
+    package static func isInside(_ object: UnsafeMutablePointer<GstObject>?, _ element: Element) -> Bool {
+        isInside(object, element.pointer)
+    }
+
+    /// From `start`, across each pad `pads` gives to its peer's element, once
+    /// per element; elements named in `stop` are listed but not crossed.
+    private static func walk(from start: Element, stoppingAt stop: Set<String>,
+                             skipping skip: (Element) -> Bool = { _ in false },
+                             _ pads: (Element) -> [Pad]) -> [Element] {
+        var result: [Element] = []
+        var queue = [start]
+        var seen: Set<UnsafeMutablePointer<GstElement>> = [start.pointer]
         while let current = queue.popLast() {
-            for pad in pads(current.pointee.srcpads) {
-                guard let peer = gst_pad_get_peer(pad) else { continue }
-                defer { gst_object_unref(UnsafeMutableRawPointer(peer)) }
-                guard let parent = gst_pad_get_parent_element(peer) else { continue }
-                gst_object_unref(UnsafeMutableRawPointer(parent))
-                if ownOnly && parent.pointee.numsinkpads > 1 { continue }
-                guard seen.insert(UnsafeMutableRawPointer(parent)).inserted else { continue }
+            for pad in pads(current) {
+                guard let parent = pad.peer?.parent, !skip(parent), seen.insert(parent.pointer).inserted else { continue }
                 result.append(parent)
-                if !stop.contains(Gst.name(parent)) { queue.append(parent) }
+                if !stop.contains(parent.name) { queue.append(parent) }
             }
         }
         return result
     }
+}
 
-    /// Elements with no sink pads among `elements`: the sources.
-    static func sources(_ elements: [UnsafeMutablePointer<GstElement>]) -> [UnsafeMutablePointer<GstElement>] {
+/// The same walks on pointers, for callers that still hold elements by
+/// pointer: the elements come back unowned (valid while the pipeline holds
+/// them). Prefer the `Element` forms.
+extension PipelineLinks {
+    package static func upstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = []) -> [UnsafeMutablePointer<GstElement>] {
+        upstream(of: Element(sharing: element), stoppingAt: stop).map(\.pointer)
+    }
+
+    package static func downstream(of element: UnsafeMutablePointer<GstElement>, stoppingAt stop: Set<String> = [],
+                                   ownOnly: Bool = false) -> [UnsafeMutablePointer<GstElement>] {
+        downstream(of: Element(sharing: element), stoppingAt: stop, ownOnly: ownOnly).map(\.pointer)
+    }
+
+    package static func sources(_ elements: [UnsafeMutablePointer<GstElement>]) -> [UnsafeMutablePointer<GstElement>] {
         elements.filter { $0.pointee.numsinkpads == 0 }
     }
 
-    /// Every element of a bin whose factory is `factory`, recursively (unowned).
-    static func elements(of bin: UnsafeMutablePointer<GstElement>, factory: String) -> [UnsafeMutablePointer<GstElement>] {
+    package static func elements(of bin: UnsafeMutablePointer<GstElement>, factory: String) -> [UnsafeMutablePointer<GstElement>] {
         Gst.elements(of: bin).filter { Gst.factoryName($0) == factory }
     }
 
-    /// Whether `object` is `element` or lies inside it.
-    static func isInside(_ object: UnsafeMutablePointer<GstObject>?, _ element: UnsafeMutablePointer<GstElement>) -> Bool {
-        var current = object.map { UnsafeMutableRawPointer($0) }
+    package static func isInside(_ object: UnsafeMutablePointer<GstObject>?, _ element: UnsafeMutablePointer<GstElement>) -> Bool {
+        let target = PointerCast.cast(element, to: GstObject.self)
+        var current = object
         while let node = current {
-            if node == UnsafeMutableRawPointer(element) { return true }
-            current = node.assumingMemoryBound(to: GstObject.self).pointee.parent.map { UnsafeMutableRawPointer($0) }
+            if node == target { return true }
+            current = node.pointee.parent
         }
         return false
     }
 
     /// The pads of a GList of an element (`sinkpads`, `srcpads`), unowned.
-    static func pads(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<GstPad>] {
+    package static func pads(_ list: UnsafeMutablePointer<GList>?) -> [UnsafeMutablePointer<GstPad>] {
         var result: [UnsafeMutablePointer<GstPad>] = []
         var node = list
         while let current = node {

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// Captures a few buffers from a source once (`c1nk-gst-answer doctor`), to
@@ -9,25 +10,19 @@ public enum SourceCheck {
     /// otherwise what went wrong.
     public static func problem(capturing description: String, timeout: Double = 3) -> String? {
         let capture = "\(description) ! fakesink name=c1nk-source-check num-buffers=3 sync=false async=false"
-        guard let bin = try? PipelineBin.make(capture, name: "source-check") else { return nil } // reported by validation
-        let pipeline = gst_pipeline_new("source-check")!
-        gst_bin_add(UnsafeMutableRawPointer(pipeline).assumingMemoryBound(to: GstBin.self), bin)
-        gst_object_unref(UnsafeMutableRawPointer(bin)) // the pipeline holds it now
-        defer {
-            gst_element_set_state(pipeline, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(pipeline))
-        }
-        let bus = gst_element_get_bus(pipeline)!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        if gst_element_set_state(pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE,
-           gst_bus_have_pending(bus) == 0 {
+        guard let bin = try? PipelineBin.parse(capture, name: "source-check") else { return nil } // reported by validation
+        let check = OwnedPipeline(named: "source-check")
+        check.pipeline.add(bin)
+        defer { check.release() }
+        if !check.start(), !check.hasPendingMessages {
             return "it failed to start"
         }
-        let types = GstMessageType(GST_MESSAGE_EOS.rawValue | GST_MESSAGE_ERROR.rawValue)
-        guard let message = gst_bus_timed_pop_filtered(bus, GstClockTime(timeout * 1e9), types) else {
-            return "no sound within \(Int(timeout)) s"
+        let end = check.waitForEnd(seconds: timeout)
+        Log.probe.debug("source check: '\(description)': \(end)")
+        switch end {
+        case .endOfStream: return nil
+        case .error(let reason): return reason
+        case .timedOut: return "no sound within \(Int(timeout)) s"
         }
-        defer { gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self)) }
-        return message.pointee.type == GST_MESSAGE_EOS ? nil : PipelineMessage.describeError(message)
     }
 }

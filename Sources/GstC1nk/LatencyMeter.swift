@@ -1,4 +1,5 @@
 import C1nkMedia
+import C1nkProbes
 import CGStreamer
 import CGstC1nk
 

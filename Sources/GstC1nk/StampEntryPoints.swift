@@ -1,4 +1,5 @@
 import C1nkMedia
+import C1nkProbes
 
 /// `c1nkstamp`: draws the benchmark's time stamp (`FrameStamp`) into a frame.
 @_cdecl("c1nk_swift_stamp_frame")

@@ -2,6 +2,8 @@ import C1nkAnswerer
 import C1nkCommandLine
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
+import C1nkProbes
 import C1nkService
 import C1nkSignaling
 import Foundation

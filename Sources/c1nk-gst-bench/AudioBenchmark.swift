@@ -1,6 +1,8 @@
 import C1nkGLib
 import C1nkLocal
 import C1nkMedia
+import C1nkPipeline
+import C1nkProbes
 import Foundation
 import Glibc
 

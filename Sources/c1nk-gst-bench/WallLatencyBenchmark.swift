@@ -1,5 +1,6 @@
 import C1nkGLib
 import C1nkMedia
+import C1nkProbes
 import Foundation
 
 /// One call of `--wall-latency`: glass-to-glass read at the screen.

@@ -1,5 +1,6 @@
 import XCTest
 @testable import C1nkMedia
+@testable import C1nkProbes
 
 final class MeasurementTests: XCTestCase {
     func testFrameStampSurvivesARoundTrip() {

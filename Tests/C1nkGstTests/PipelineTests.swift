@@ -2,6 +2,7 @@ import Foundation
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 /// Pipelines as text and recording, in real loopback calls.
 final class PipelineTests: XCTestCase {

@@ -2,6 +2,7 @@ import CGStreamer
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 final class WebRTCBinTests: XCTestCase {
     /// A session stopped while its answer is being created sets no local

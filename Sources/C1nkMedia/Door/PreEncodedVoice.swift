@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// The door's voice without an encoder per packet, beside the pre-encoded
