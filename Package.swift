@@ -105,6 +105,9 @@ let package = Package(
                           swiftSettings: []),
         // The GLib bridge's own tests: the clock, the owning wrappers.
         .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
+        // Pipelines from text and the probes, on pipelines that are built but carry no call.
+        .testTarget(name: "C1nkPipelineTests", dependencies: ["C1nkGLib", "C1nkPipeline"], swiftSettings: []),
+        .testTarget(name: "C1nkProbesTests", dependencies: ["C1nkProbes"], swiftSettings: []),
         // Protocol and call tests: no GStreamer in their build.
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
