@@ -1,25 +1,28 @@
 // swift-tools-version:6.0
 import PackageDescription
 
-// The layers, lowest first; each depends only on layers below it, and the
+// One target per concept, lowest first; each depends only on targets below it, and the
 // compiler holds that (an upward import does not build):
-//   CGStreamer (C) → CPictureBlend, CDisplayInput (C) / C1nkGLib → C1nkProtocol → C1nkCall / C1nkSpeaker → C1nkMedia →
-//   C1nkDisplay (the wall display) / C1nkSignaling → C1nkAnswerer / C1nkLocal / C1nkService → C1nkDoor → commands, plugin.
-// C1nkLocal (the call router and its sockets) and C1nkSignaling stand on C1nkGLibBase, the
-// GStreamer-free half of the bridge: c1nk-gst-server links no libgstreamer.
-// docs/architecture.md has the map.
+//   CGLib, CGStreamer (C) → C1nkGLibBase → C1nkGLib (the bridge: the only Swift with raw pointers)
+//   C1nkProtocol → C1nkCall;  C1nkSpeaker (pure);  C1nkCommandLine
+//   C1nkGLib → C1nkPipeline → C1nkProbes → C1nkMedia → C1nkDisplay
+//   C1nkGLibBase → C1nkSignaling → C1nkLocal, C1nkService
+//   C1nkMedia + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
+// C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
+// the bridge: c1nk-gst-server links no libgstreamer. docs/architecture.md has the map.
 
 /// Swift 5 language mode, for the targets whose GLib callbacks and shared
 /// state are not yet proven to the strict concurrency checker (docs/architecture.md).
 let swift5: [SwiftSetting] = [.swiftLanguageMode(.v5)]
+let readme: [String] = ["README.md"]
 
 let package = Package(
     name: "c1nk-gst",
     products: [
-        // The library, layer by layer (import the layers you need).
-        .library(name: "C1nkGst", targets: ["C1nkProtocol", "C1nkGLibBase", "C1nkGLib", "C1nkCall", "C1nkSpeaker", "C1nkMedia", "C1nkDisplay",
-                                            "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
-                                            "C1nkCommandLine"]),
+        // The library, target by target (import the ones you need).
+        .library(name: "C1nkGst", targets: ["C1nkGLibBase", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker",
+                                            "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
+                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -61,69 +64,80 @@ let package = Package(
         .target(name: "C1nkGLib", dependencies: ["CGLib", "CGStreamer", "C1nkGLibBase"]),
         // The wire protocol: Codable messages, the codec, protocol errors. Foundation only.
         .target(name: "C1nkProtocol", swiftSettings: []),
-        // The call as a pure state machine (events in, actions out) and its typed events.
+        // The call as a pure state machine (events in, intents and actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
         // The process speaker's pure half: its sleep and wake (a state machine), its sounds, its level history.
-        .target(name: "C1nkSpeaker", dependencies: ["C1nkGLibBase"], exclude: ["README.md"], swiftSettings: []),
+        .target(name: "C1nkSpeaker", dependencies: ["C1nkGLibBase"], exclude: readme, swiftSettings: []),
+        // Pipelines from text: descriptions, their errors, their lifecycle.
+        .target(name: "C1nkPipeline", dependencies: ["CGStreamer", "C1nkGLib", "C1nkPipelines"], exclude: readme,
+                swiftSettings: []),
+        // The measurement probes used by the bench, the doctor and the plugin; sink and source checks.
+        .target(name: "C1nkProbes", dependencies: ["CGStreamer", "C1nkGLib", "C1nkPipeline"], exclude: readme,
+                swiftSettings: []),
         // The call's media: webrtcbin sessions, recording, repair, the speaker's mixer graph.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker"],
-                exclude: ["README.md"], swiftSettings: []),
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker",
+                                                  "C1nkPipeline", "C1nkProbes"],
+                exclude: readme, swiftSettings: []),
         // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
         .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall",
-                                                    "C1nkSpeaker", "C1nkMedia"],
-                swiftSettings: []),
+                                                    "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia"],
+                exclude: readme, swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
         .target(name: "C1nkSignaling", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
         // The answering core shared by the command and the plugin.
-        .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkSignaling"],
-                swiftSettings: []),
+        .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes",
+                                                     "C1nkMedia", "C1nkSignaling"],
+                exclude: readme, swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
         .target(name: "C1nkService", dependencies: ["C1nkGLibBase"], swiftSettings: []),
         // The local signaling server: a pure call router behind sockets, and the media relay.
-        .target(name: "C1nkLocal", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkSignaling"], exclude: ["README.md"],
+        .target(name: "C1nkLocal", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkSignaling"], exclude: readme,
                 swiftSettings: []),
-        // The simulated door and its media (live or pre-encoded, its impaired link, its rate), the
-        // browser door, DirectCall and EchoLoop.
-        .target(name: "C1nkDoor", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkSignaling",
-                                                 "C1nkLocal"],
-                exclude: ["README.md"], swiftSettings: []),
+        // The simulated door (live or pre-encoded media, an impaired link, congestion feedback) and a browser door.
+        .target(name: "C1nkDoor", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkProbes",
+                                                 "C1nkMedia", "C1nkSignaling", "C1nkLocal"],
+                exclude: readme, swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
-        .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
-                                                "C1nkSignaling", "C1nkAnswerer"], exclude: ["README.md"], swiftSettings: []),
+        .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline",
+                                                "C1nkProbes", "C1nkMedia", "C1nkSignaling", "C1nkAnswerer"],
+                exclude: readme, swiftSettings: []),
         // A C app that drives c1nkdoorbin over GObject alone (the plugin tests' second consumer).
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
-                                         "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
-                          exclude: ["README.md"], swiftSettings: []),
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
+                                         "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
+                                         "C1nkCommandLine"],
+                          exclude: readme, swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-door",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkMedia", "C1nkDoor", "C1nkCommandLine"],
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkMedia", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-bench",
-                          dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkMedia",
+                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
-        // The GLib bridge's own tests: the clock, the owning wrappers.
+        // Tests mirror the targets. The bridge's own: the clock, the owning wrappers.
         .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
-        // Protocol and call tests: no GStreamer in their build.
+        .testTarget(name: "C1nkPipelineTests", dependencies: ["C1nkGLib", "C1nkPipeline"], swiftSettings: []),
+        .testTarget(name: "C1nkProbesTests", dependencies: ["C1nkProbes"], swiftSettings: []),
+        // Protocol, call, speaker and router tests: no media in their build.
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
-        // The call router's tests: the router and the protocol alone, no media.
-        .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
-        // The speaker's power machine and level history: no GStreamer in their build.
         .testTarget(name: "C1nkSpeakerTests", dependencies: ["C1nkSpeaker"], swiftSettings: []),
+        .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
-                                                             "C1nkSpeaker", "C1nkMedia", "C1nkDisplay"], swiftSettings: []),
+                                                             "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
+                                                             "C1nkDisplay"], swiftSettings: []),
+        // Real calls, pipelines, sockets and processes.
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkMedia", "C1nkDisplay",
-                                   "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
-                                   "C1nkCommandLine"],
+                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
+                                   "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
+                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
                     swiftSettings: swift5),
     ]
 )

@@ -1,5 +1,6 @@
 import C1nkCall
 import C1nkMedia
+import C1nkPipeline
 import C1nkProtocol
 import Foundation
 

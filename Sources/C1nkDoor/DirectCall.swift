@@ -1,5 +1,6 @@
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
 
 /// A call between the simulated door's media and an answering session in one
 /// process, with no signaling between them (offer, answer and candidates are

@@ -1,5 +1,6 @@
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
 import CGStreamer
 import Foundation
 import Synchronization

@@ -1,4 +1,5 @@
 import C1nkMedia
+import C1nkPipeline
 
 /// A bad network, as the simulated door applies it to what it sends: loss
 /// (random or in bursts), jitter, reordering, a bandwidth cap and an outage.

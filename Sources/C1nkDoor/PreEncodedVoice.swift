@@ -1,5 +1,6 @@
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
 import CGStreamer
 
 /// The door's voice without an encoder per packet, beside the pre-encoded

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkProbes
 import CGStreamer
 
 /// The call's figures: the set-up steps between offer and first frame, the

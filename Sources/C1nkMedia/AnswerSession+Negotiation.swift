@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import C1nkProtocol
 import CGStreamer
 import Foundation

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkProbes
 import CGStreamer
 
 /// The door's streams as they arrive, on webrtcbin's streaming threads: each

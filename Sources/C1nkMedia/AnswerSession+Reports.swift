@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// What the connection and the pipeline report during a call: the

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// The next call's pipeline, built from its description ahead of time: at

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkProbes
 import CGStreamer
 
 /// Keyframe requests toward the door: counted where they leave toward

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 import Foundation
 
@@ -87,10 +88,9 @@ public struct MediaConfiguration: Equatable, Sendable {
         return result
     }
 
+    /// `description` with its `{placeholders}` filled (`Placeholders.fill`).
     package static func fill(_ description: String, _ values: [String: String]) -> String {
-        var result = description
-        for (key, value) in values { result = result.replacingOccurrences(of: "{\(key)}", with: value) }
-        return result
+        Placeholders.fill(description, values)
     }
 }
 

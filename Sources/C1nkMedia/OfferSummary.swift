@@ -1,3 +1,4 @@
+import C1nkPipeline
 import CGStreamer
 
 /// What the answerer needs to know of the door's offer before answering:

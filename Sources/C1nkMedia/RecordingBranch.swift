@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// The part of a call pipeline that only writes the recording: from where it

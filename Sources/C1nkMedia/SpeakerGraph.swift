@@ -1,4 +1,6 @@
 import C1nkGLib
+import C1nkPipeline
+import C1nkProbes
 import CGStreamer
 
 /// The speaker's GStreamer graph, one pipeline kept open for the process:

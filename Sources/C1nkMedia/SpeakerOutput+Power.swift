@@ -1,4 +1,6 @@
 import C1nkGLib
+import C1nkPipeline
+import C1nkProbes
 import C1nkSpeaker
 
 /// Performing `SpeakerPowerMachine`'s actions on the graph: the machine

@@ -1,4 +1,5 @@
 import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// Loss repair on the answerer's video path, the way libwebrtc does it,

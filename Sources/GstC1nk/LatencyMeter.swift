@@ -1,4 +1,5 @@
 import C1nkMedia
+import C1nkProbes
 import CGStreamer
 
 /// The state of one `c1nklatency` element: reads the `FrameStamp` of each

@@ -1,5 +1,6 @@
 import C1nkGLib
 import C1nkMedia
+import C1nkProbes
 import CGStreamer
 import CGstC1nk
 import Glibc

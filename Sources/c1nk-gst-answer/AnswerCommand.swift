@@ -3,6 +3,8 @@ import C1nkCommandLine
 import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
+import C1nkProbes
 import C1nkService
 import C1nkSignaling
 import Foundation

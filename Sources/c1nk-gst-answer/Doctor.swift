@@ -1,5 +1,7 @@
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
+import C1nkProbes
 import C1nkService
 import C1nkSignaling
 import Foundation

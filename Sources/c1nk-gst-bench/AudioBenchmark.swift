@@ -1,6 +1,8 @@
 import C1nkDoor
 import C1nkGLib
 import C1nkMedia
+import C1nkPipeline
+import C1nkProbes
 import Foundation
 import Glibc
 

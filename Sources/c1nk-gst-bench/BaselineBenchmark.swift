@@ -1,7 +1,8 @@
 import C1nkDoor
 import C1nkGLib
 import C1nkMedia
-import CGStreamer
+import C1nkPipeline
+import C1nkProbes
 import Foundation
 
 /// The same encoded stream decoded by a plain GStreamer pipeline — no
@@ -50,23 +51,12 @@ struct BaselineBenchmark {
         let monitor = ProcessMonitor(pid: receiver.processIdentifier)
         MainContext.spin(0.5) // the receiver binds its port
 
-        let camera = try DoorMediaSession.camera(bench.doorMedia())
-        let sender = gst_pipeline_new("baseline-sender")!
-        let sink = gst_element_factory_make("udpsink", nil)!
-        for (name, value) in [("host", "127.0.0.1"), ("port", String(port)), ("sync", "false"), ("async", "false")] {
-            ObjectProperty.set(UnsafeMutableRawPointer(sink), name, value)
-        }
-        let bin = UnsafeMutableRawPointer(sender).assumingMemoryBound(to: GstBin.self)
-        gst_bin_add(bin, camera)
-        gst_object_unref(UnsafeMutableRawPointer(camera))
-        gst_bin_add(bin, sink)
-        gst_element_link(camera, sink)
-        gst_element_set_state(sender, GST_STATE_PLAYING)
+        let sender = try Self.sender(camera: Element(adopting: DoorMediaSession.camera(bench.doorMedia())), port: port)
+        sender.start()
         let started = MainContext.monotonicSeconds()
         MainContext.run(timeout: options.duration + 10) { !receiver.isRunning }
         monitor.stop()
-        gst_element_set_state(sender, GST_STATE_NULL)
-        gst_object_unref(UnsafeMutableRawPointer(sender))
+        sender.release()
         if receiver.isRunning { receiver.terminate() }
 
         let data = (try? Data(contentsOf: URL(fileURLWithPath: output))) ?? Data()
@@ -77,6 +67,19 @@ struct BaselineBenchmark {
         figures.cpuPercent = monitor.cpuPercent(since: started)
         return figures
     }
+
+    /// The door's camera sending RTP to `port` on this machine, as fast as it encodes.
+    static func sender(camera: Element, port: Int) throws -> OwnedPipeline {
+        guard let sink = Element.make("udpsink") else { throw BenchError("udpsink is not installed") }
+        for (name, value) in [("host", "127.0.0.1"), ("port", String(port)), ("sync", "false"), ("async", "false")] {
+            sink.set(name, fromString: value)
+        }
+        let sender = OwnedPipeline(named: "baseline-sender")
+        sender.pipeline.add(camera)
+        sender.pipeline.add(sink)
+        camera.link(sink)
+        return sender
+    }
 }
 
 /// `--baseline-receiver`: the plain decoding pipeline, measured with the same
@@ -86,16 +89,15 @@ enum BaselineReceiver {
         GStreamer.initialize()
         let description = "udpsrc port=\(options.port) caps=\"\(options.rtpCaps)\" ! \(options.decode)"
             + " ! videoconvert ! identity name=video-out ! fakesink sync=false"
-        var error: UnsafeMutablePointer<GError>?
-        guard let pipeline = gst_parse_launch(description, &error), error == nil else {
+        guard let pipeline = try? OwnedPipeline(launching: description, name: "baseline-receiver") else {
             FileHandle.standardError.write(Data("c1nk-gst-bench: baseline: \(description)\n".utf8))
             return 1
         }
         let probes = MeasurementProbes()
-        probes.attach(to: pipeline)
-        gst_element_set_state(pipeline, GST_STATE_PLAYING)
+        probes.attach(to: pipeline.pipeline)
+        pipeline.start()
         MainContext.spin(options.seconds)
-        gst_element_set_state(pipeline, GST_STATE_NULL)
+        pipeline.release()
         let summary = probes.summary()
         let figures = BaselineFigures(decodeMs: summary.decode, glassToGlassMs: summary.glassToGlass,
                                       cpuPercent: 0, framesDecoded: summary.framesDecoded)

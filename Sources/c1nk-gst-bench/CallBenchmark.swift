@@ -3,6 +3,7 @@ import C1nkDoor
 import C1nkGLib
 import C1nkLocal
 import C1nkMedia
+import C1nkProbes
 import C1nkProtocol
 import Foundation
 import Glibc

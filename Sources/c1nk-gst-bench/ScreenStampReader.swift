@@ -1,6 +1,6 @@
 import C1nkGLib
-import C1nkMedia
-import CGStreamer
+import C1nkPipeline
+import C1nkProbes
 import Foundation
 
 /// Reads the door's time stamps in the frames that reach the answerer's
@@ -13,16 +13,16 @@ final class ScreenStampReader: @unchecked Sendable {
     let width: Int
     let height: Int
     let socketPath: String
-    private var pipeline: UnsafeMutablePointer<GstElement>?
+    private var pipeline: OwnedPipeline?
     private var started: Double = 0
-    private let lock = NSLock()
-    private var ages: [Double] = []
-    private var unreadable = 0
+    /// The frames read, across reconnections.
+    private let stamps: StampAgeProbe
 
     init(width: Int, height: Int, directory: String) {
         self.width = width
         self.height = height
         socketPath = directory + "/screen.shm"
+        stamps = StampAgeProbe(width: width, height: height)
     }
 
     deinit { stop() }
@@ -41,7 +41,7 @@ final class ScreenStampReader: @unchecked Sendable {
     /// display made it); again if the connection fails. Called while polling.
     func connectIfReady() {
         if let pipeline {
-            guard hasFailed(pipeline) else { return }
+            guard pipeline.takeEndMessages() else { return }
             release()
         }
         guard FileManager.default.fileExists(atPath: socketPath),
@@ -49,63 +49,24 @@ final class ScreenStampReader: @unchecked Sendable {
         started = MainContext.monotonicSeconds()
         let description = "shmsrc name=screen socket-path=\(socketPath) is-live=true"
             + " ! video/x-raw,format=I420,width=\(width),height=\(height),framerate=30/1 ! fakesink name=reader sync=false"
-        var error: UnsafeMutablePointer<GError>?
-        guard let made = gst_parse_launch(description, &error) else {
-            g_clear_error(&error)
-            return
-        }
+        guard let made = try? OwnedPipeline(launching: description, name: "screen-reader") else { return }
         pipeline = made
-        if let sink = Gst.find("reader", in: made), let pad = gst_element_get_static_pad(sink, "sink") {
-            watch(pad)
-            gst_object_unref(UnsafeMutableRawPointer(pad))
-            gst_object_unref(UnsafeMutableRawPointer(sink))
-        }
-        gst_element_set_state(made, GST_STATE_PLAYING)
+        if let pad = made.pipeline.element(named: "reader")?.staticPad("sink") { stamps.attach(to: pad) }
+        made.start()
     }
 
     /// Milliseconds from capture to the screen, of every frame read so far,
     /// and the frames whose stamp could not be read.
     func figures(leavingOutFirst count: Int = 60) -> (LatencyStats, unreadable: Int) {
-        lock.lock()
-        defer { lock.unlock() }
-        return (LatencyStats(Array(ages.dropFirst(count))), unreadable)
+        let figures = stamps.figures
+        return (LatencyStats(Array(figures.ages.dropFirst(count))), figures.unreadable)
     }
 
     func stop() { release() }
 
     private func release() {
         guard let pipeline else { return }
-        gst_element_set_state(pipeline, GST_STATE_NULL)
-        gst_object_unref(UnsafeMutableRawPointer(pipeline))
+        pipeline.release()
         self.pipeline = nil
-    }
-
-    private func hasFailed(_ pipeline: UnsafeMutablePointer<GstElement>) -> Bool {
-        guard let bus = gst_element_get_bus(pipeline) else { return false }
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        var failed = false
-        while let message = gst_bus_pop_filtered(bus, GstMessageType(rawValue: GST_MESSAGE_ERROR.rawValue | GST_MESSAGE_EOS.rawValue)) {
-            failed = true
-            gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self))
-        }
-        return failed
-    }
-
-    /// Reads each frame's stamp on the reader's streaming thread: a map, a
-    /// read and a number stored under the lock.
-    private func watch(_ pad: UnsafeMutablePointer<GstPad>) {
-        let (width, height) = (self.width, self.height)
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
-            guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
-            var map = GstMapInfo()
-            guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return GST_PAD_PROBE_OK }
-            let stamp = map.size >= width * height ? FrameStamp.readStamp(luma: map.data, stride: width, width: width, height: height) : nil
-            gst_buffer_unmap(buffer, &map)
-            let age = stamp.flatMap { FrameStamp.age(of: $0.milliseconds) }
-            self.lock.lock()
-            if let age { self.ages.append(age) } else { self.unreadable += 1 }
-            self.lock.unlock()
-            return GST_PAD_PROBE_OK
-        }
     }
 }

@@ -1,6 +1,7 @@
 import C1nkDoor
 import C1nkGLib
 import C1nkMedia
+import C1nkProbes
 import Foundation
 
 /// One call of `--wall-latency`: glass-to-glass read at the screen.

@@ -4,6 +4,7 @@ import XCTest
 @testable import C1nkDisplay
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkProbes
 
 /// What the wall display adds to glass-to-glass: a stamped test picture sent
 /// into the display's call input, its stamps read at the display's sink,

@@ -3,6 +3,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 /// The intercom's audio: codecs a door may offer, a microphone opened only
 /// at accept, bad input from the door, and devices that cannot open.

@@ -2,6 +2,7 @@ import CGStreamer
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 import XCTest
 
 /// The next call's pipeline, built from its text before the offer

@@ -2,6 +2,7 @@ import CGStreamer
 import Foundation
 import XCTest
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 /// The worked examples of docs/pipelines.md, run in real calls.
 final class ExamplePipelineTests: XCTestCase {

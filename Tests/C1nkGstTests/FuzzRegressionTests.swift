@@ -3,6 +3,7 @@ import XCTest
 @testable import C1nkAnswerer
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 /// GLib criticals counted while a test runs (the fuzzer treats them as crashes).
 nonisolated(unsafe) private var criticals = 0

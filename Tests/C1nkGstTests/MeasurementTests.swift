@@ -2,28 +2,6 @@ import XCTest
 @testable import C1nkMedia
 
 final class MeasurementTests: XCTestCase {
-    func testFrameStampSurvivesARoundTrip() {
-        let (width, height) = (640, 480)
-        var luma = [UInt8](repeating: 100, count: width * height)
-        let stamp = 0xA5F00F
-        luma.withUnsafeMutableBufferPointer { FrameStamp.write(stamp, luma: $0.baseAddress!, stride: width, width: width, height: height) }
-        // Coding noise: every pixel off by up to ±40.
-        for index in luma.indices { luma[index] = UInt8(clamping: Int(luma[index]) + (index % 81) - 40) }
-        XCTAssertEqual(luma.withUnsafeBufferPointer { FrameStamp.read(luma: $0.baseAddress!, stride: width, width: width, height: height) }, stamp)
-        let blank = [UInt8](repeating: 16, count: width * height)
-        XCTAssertNil(blank.withUnsafeBufferPointer { FrameStamp.read(luma: $0.baseAddress!, stride: width, width: width, height: height) })
-    }
-
-    func testLatencyStatsPercentiles() {
-        let stats = LatencyStats((1...100).map(Double.init))
-        XCTAssertEqual(stats.count, 100)
-        XCTAssertEqual(stats.p50, 51)
-        XCTAssertEqual(stats.p95, 95)
-        XCTAssertEqual(stats.p99, 99)
-        XCTAssertEqual(stats.max, 100)
-        XCTAssertEqual(LatencyStats([]).count, 0)
-    }
-
     func testMeasuredCallReportsDecodeAndGlassToGlassLatency() throws {
         let harness = try CallHarness(door: { $0.stampTime = true }) { options in
             options.answerMode = .auto

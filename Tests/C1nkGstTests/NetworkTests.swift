@@ -3,6 +3,8 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
+@testable import C1nkProbes
 
 /// Calls through the simulated door's impaired network (loss on first send,
 /// bursts, an outage): NACK/RTX and keyframe requests must repair them, and

@@ -4,6 +4,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkProbes
 
 /// `sync=false` reaches every sink of a `--sink` bin, unless the description
 /// sets `sync` itself: the glass-to-glass latency read at the real sink

@@ -1,3 +1,4 @@
+import C1nkProbes
 import C1nkSpeaker
 import CGStreamer
 import Foundation

@@ -3,6 +3,7 @@ import CGStreamer
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkProbes
 
 /// One owner of the speaker: the ringtone, the display's sounds and the
 /// call's audio share one sink, and the microphone opens only at accept.

@@ -3,6 +3,7 @@ import Foundation
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkProbes
 @testable import C1nkProtocol
 @testable import C1nkSignaling
 

@@ -3,6 +3,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 final class WebRTCBinTests: XCTestCase {
     /// A session stopped while its answer is being created sets no local

@@ -2,34 +2,6 @@ import C1nkGLib
 import CGStreamer
 import Foundation
 
-/// Latency figures of one call or one benchmark run.
-public struct LatencyStats: Equatable, Sendable, Codable {
-    public var count: Int
-    public var p50: Double
-    public var p95: Double
-    public var p99: Double
-    public var max: Double
-
-    public init(_ samples: [Double]) {
-        let sorted = samples.sorted()
-        count = sorted.count
-        func percentile(_ p: Double) -> Double {
-            guard !sorted.isEmpty else { return 0 }
-            return sorted[Swift.min(sorted.count - 1, Int((p * Double(sorted.count - 1)).rounded()))]
-        }
-        p50 = percentile(0.5)
-        p95 = percentile(0.95)
-        p99 = percentile(0.99)
-        max = sorted.last ?? 0
-    }
-
-    public var fields: [String: Any] {
-        ["count": count, "p50": rounded(p50), "p95": rounded(p95), "p99": rounded(p99), "max": rounded(max)]
-    }
-
-    private func rounded(_ value: Double) -> Double { (value * 100).rounded() / 100 }
-}
-
 /// The measurement probes of `--measure` and the benchmark. They sit on the
 /// per-buffer path — and are the only Swift that does: each reads a clock
 /// and stores a number under a lock; nothing else.
@@ -49,7 +21,7 @@ public final class MeasurementProbes: @unchecked Sendable {
     /// (monotonic µs, sequence number) of frames shown with a readable stamp.
     private var shown: [(Int, Int)] = []
     /// Keyframe requests sent to the door (set by the session).
-    var keyframeRequests: () -> Int = { 0 }
+    package var keyframeRequests: () -> Int = { 0 }
     private var signal: SignalConnection?
 
     public struct Summary: Equatable, Sendable {
@@ -96,36 +68,27 @@ public final class MeasurementProbes: @unchecked Sendable {
 
     /// Watches `pipeline` for video decoders as they are created and reads
     /// stamps at its `video-out`.
-    public func attach(to pipeline: UnsafeMutablePointer<GstElement>) {
-        signal = SignalConnection.connect(UnsafeMutableRawPointer(pipeline), "deep-element-added") { [weak self] (_: gpointer?, element: gpointer?) in
-            guard let self, let element = element?.assumingMemoryBound(to: GstElement.self),
-                  let factory = gst_element_get_factory(element),
-                  let klass = gst_element_factory_get_metadata(factory, "klass").map({ String(cString: $0) }),
-                  klass.contains("Decoder"), klass.contains("Video") else { return }
-            self.watchDecoder(element)
+    public func attach(to pipeline: Bin) {
+        signal = pipeline.connect("deep-element-added") { [weak self] (_: gpointer?, added: gpointer?) in
+            guard let self, let added else { return }
+            let element = Element(retaining: added.assumingMemoryBound(to: GstElement.self))
+            if Self.isVideoDecoder(element.factory?.klass ?? "") { self.watchDecoder(element) }
         }
-        if let output = Gst.find("video-out", in: pipeline) {
-            if let pad = gst_element_get_static_pad(output, "sink") {
-                watchOutput(pad)
-                gst_object_unref(UnsafeMutableRawPointer(pad))
-            }
-            if let source = gst_element_get_static_pad(output, "src") {
-                if let peer = gst_pad_get_peer(source) {
-                    videoSink = gst_pad_get_parent_element(peer)
-                    gst_object_unref(UnsafeMutableRawPointer(peer))
-                }
-                gst_object_unref(UnsafeMutableRawPointer(source))
-            }
-            gst_object_unref(UnsafeMutableRawPointer(output))
+        if let output = pipeline.element(named: "video-out") {
+            if let pad = output.staticPad("sink") { watchOutput(pad) }
+            videoSink = output.staticPad("src")?.peer?.parent
         }
         // Decoders named in the description exist already.
         for name in ["video-decoder"] {
-            if let decoder = Gst.find(name, in: pipeline) {
-                watchDecoder(decoder)
-                gst_object_unref(UnsafeMutableRawPointer(decoder))
-            }
+            if let decoder = pipeline.element(named: name) { watchDecoder(decoder) }
         }
     }
+
+    /// The same for a pipeline held by pointer; prefer the `Bin` form.
+    public func attach(to pipeline: UnsafeMutablePointer<GstElement>) { attach(to: Bin(sharing: pipeline)) }
+
+    /// Whether a factory's class ("Codec/Decoder/Video") is a video decoder's.
+    static func isVideoDecoder(_ klass: String) -> Bool { klass.contains("Decoder") && klass.contains("Video") }
 
     public func summary() -> Summary {
         let dropped = videoSink.flatMap { Self.droppedFrames(of: $0) }
@@ -162,33 +125,24 @@ public final class MeasurementProbes: @unchecked Sendable {
     }
 
     /// The element after `video-out`: the video sink, whose `stats` count late frames.
-    private var videoSink: UnsafeMutablePointer<GstElement>?
+    private var videoSink: Element?
 
-    private static func droppedFrames(of sink: UnsafeMutablePointer<GstElement>) -> Int? {
-        guard ObjectProperty.has(UnsafeMutableRawPointer(sink), "stats"),
-              let stats = c1nk_object_get_object(UnsafeMutableRawPointer(sink), "stats")?.assumingMemoryBound(to: GstStructure.self) else { return nil }
+    private static func droppedFrames(of sink: Element) -> Int? {
+        guard sink.has(property: "stats"),
+              let stats = c1nk_object_get_object(sink.object, "stats")?.assumingMemoryBound(to: GstStructure.self) else { return nil }
         defer { gst_structure_free(stats) }
         var dropped: guint64 = 0
         return gst_structure_get_uint64(stats, "dropped", &dropped) != 0 ? Int(dropped) : nil
     }
 
-    deinit {
-        if let videoSink { gst_object_unref(UnsafeMutableRawPointer(videoSink)) }
-    }
+    private var watchedDecoders: Set<UnsafeMutablePointer<GstElement>> = []
 
-    private var watchedDecoders: Set<UnsafeMutableRawPointer> = []
-
-    private func watchDecoder(_ decoder: UnsafeMutablePointer<GstElement>) {
+    private func watchDecoder(_ decoder: Element) {
         lock.lock()
-        let fresh = watchedDecoders.insert(UnsafeMutableRawPointer(decoder)).inserted
+        let fresh = watchedDecoders.insert(decoder.pointer).inserted
         lock.unlock()
-        guard fresh, let sink = gst_element_get_static_pad(decoder, "sink"),
-              let source = gst_element_get_static_pad(decoder, "src") else { return }
-        defer {
-            gst_object_unref(UnsafeMutableRawPointer(sink))
-            gst_object_unref(UnsafeMutableRawPointer(source))
-        }
-        PadProbe.add(sink, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+        guard fresh, let sink = decoder.staticPad("sink"), let source = decoder.staticPad("src") else { return }
+        sink.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
             guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
             let pts = buffer.pointee.pts
             guard pts != GstClockTime.max else { return GST_PAD_PROBE_OK }
@@ -199,7 +153,7 @@ public final class MeasurementProbes: @unchecked Sendable {
             self.lock.unlock()
             return GST_PAD_PROBE_OK
         }
-        PadProbe.add(source, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+        source.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
             guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
             let now = g_get_monotonic_time()
             self.lock.lock()
@@ -212,21 +166,24 @@ public final class MeasurementProbes: @unchecked Sendable {
         }
     }
 
-    private func watchOutput(_ pad: UnsafeMutablePointer<GstPad>) {
+    /// Formats whose first plane is plain 8-bit luma, where a stamp can be read.
+    static let stampableFormats = [GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B]
+
+    private func watchOutput(_ pad: Pad) {
         var width = 0
         var height = 0
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+        // The pointer, not the `Pad`: a probe that held its own pad would keep it alive forever.
+        let padPointer = pad.pointer
+        pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
             guard let self, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
-            if width == 0, let caps = gst_pad_get_current_caps(pad) {
+            if width == 0, let caps = gst_pad_get_current_caps(padPointer).map({ Caps(adopting: $0) }) {
                 var video = GstVideoInfo()
-                if gst_video_info_from_caps(&video, caps) != 0,
-                   [GST_VIDEO_FORMAT_I420, GST_VIDEO_FORMAT_YV12, GST_VIDEO_FORMAT_NV12, GST_VIDEO_FORMAT_Y42B].contains(video.finfo.pointee.format) {
+                if gst_video_info_from_caps(&video, caps.pointer) != 0, Self.stampableFormats.contains(video.finfo.pointee.format) {
                     width = Int(video.width)
                     height = Int(video.height)
                 } else {
                     width = -1 // not a format with a plain luma plane first
                 }
-                gst_mini_object_unref(UnsafeMutableRawPointer(caps).assumingMemoryBound(to: GstMiniObject.self))
             }
             let stamp = width > 0 ? FrameStamp.readBoth(buffer, width: width, height: height) : nil
             let age = stamp.flatMap { FrameStamp.age(of: $0.milliseconds) }

@@ -91,6 +91,11 @@ public enum FrameStamp {
     /// Stamps every buffer passing `pad` (raw video whose first plane is
     /// 8-bit luma: I420, YV12, NV12) with the current time. For the simulated
     /// door's camera.
+    package static func stampFrames(on pad: Pad, width: Int, height: Int) {
+        stampFrames(on: pad.pointer, width: width, height: height)
+    }
+
+    /// The same on a pad held by pointer; prefer the `Pad` form.
     package static func stampFrames(on pad: UnsafeMutablePointer<GstPad>, width: Int, height: Int) {
         var sequence = 0
         PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
@@ -106,13 +111,13 @@ public enum FrameStamp {
     }
 
     /// Reads the stamp of a decoded frame in `buffer`.
-    static func read(_ buffer: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int) -> Int? {
+    package static func read(_ buffer: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int) -> Int? {
         readBoth(buffer, width: width, height: height)?.milliseconds
     }
 
     /// Reads time and sequence number; the sequence is nil in frames of a
     /// sender that writes only the time.
-    static func readBoth(_ buffer: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int) -> (milliseconds: Int, sequence: Int?)? {
+    package static func readBoth(_ buffer: UnsafeMutablePointer<GstBuffer>, width: Int, height: Int) -> (milliseconds: Int, sequence: Int?)? {
         let (offset, stride) = lumaLayout(buffer, width: width)
         var map = GstMapInfo()
         guard gst_buffer_map(buffer, &map, GST_MAP_READ) != 0 else { return nil }

@@ -1,4 +1,4 @@
-import CGStreamer
+import C1nkGLib
 
 /// The privacy rule of every call pipeline: nothing of the door is heard in
 /// the room, and nothing of the room reaches the door, before the user
@@ -66,9 +66,7 @@ extension PipelineDescription {
 
     /// The factory's class ("Sink/Audio"), empty for caps, markers and unknown names.
     private static func klass(_ node: PipelineGraph.Node) -> String {
-        guard !node.isCaps, !node.factory.isEmpty, !node.factory.hasPrefix("{"),
-              let factory = gst_element_factory_find(node.factory) else { return "" }
-        defer { gst_object_unref(UnsafeMutableRawPointer(factory)) }
-        return gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) } ?? ""
+        guard !node.isCaps, !node.factory.isEmpty, !node.factory.hasPrefix("{") else { return "" }
+        return ElementFactory(named: node.factory)?.klass ?? ""
     }
 }

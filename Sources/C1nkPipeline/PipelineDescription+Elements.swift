@@ -1,5 +1,4 @@
 import C1nkGLib
-import CGStreamer
 
 extension PipelineDescription {
     /// The element factories this description builds, with `values` for its
@@ -9,17 +8,12 @@ extension PipelineDescription {
         var all = values
         for (key, value) in Self.standInValues where all[key] == nil { all[key] = value }
         if all["record-location"] == nil { all["record-location"] = "/dev/null" }
-        let bin = Bin(adopting: try build(all))
-        return Set(bin.elements.compactMap(\.factoryName)).sorted()
+        let pipeline = try makePipeline(all)
+        return Set(pipeline.elements.compactMap(\.factoryName)).sorted()
     }
 
     /// The Debian package that brings an element, when known.
     public static func package(forElement name: String) -> String? {
         PluginPackages.package(forElement: name)
     }
-}
-
-extension MediaConfiguration {
-    /// The placeholder values the user chose (`{sink}`, `{audio-source}`, …), for `doctor`.
-    public var userPlaceholderValues: [String: String] { userValues }
 }

@@ -1,3 +1,5 @@
+import C1nkGLib
+import C1nkPipeline
 import CGStreamer
 
 /// Opens a sink once at start-up to learn whether it can work here (a
@@ -6,23 +8,17 @@ import CGStreamer
 public enum SinkCheck {
     /// Nil when `description` opens; otherwise what went wrong and what to try.
     public static func problem(opening description: String, kind: String = "video") -> String? {
-        guard let bin = try? PipelineBin.make(description, name: "sink-check") else { return nil } // reported by validation
-        defer {
-            gst_element_set_state(bin, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(bin))
-        }
-        let bus = gst_bus_new()!
-        defer { gst_object_unref(UnsafeMutableRawPointer(bus)) }
-        gst_element_set_bus(bin, bus)
-        guard gst_element_set_state(bin, GST_STATE_READY) == GST_STATE_CHANGE_FAILURE else { return nil }
-        var reason = "it failed to start"
-        if let message = gst_bus_pop_filtered(bus, GST_MESSAGE_ERROR) {
-            reason = PipelineMessage.describeError(message)
-            gst_mini_object_unref(UnsafeMutableRawPointer(message).assumingMemoryBound(to: GstMiniObject.self))
-        }
+        guard let bin = try? PipelineBin.parse(description, name: "sink-check") else { return nil } // reported by validation
+        let check = OwnedPipeline(named: "sink-check")
+        check.pipeline.add(bin)
+        defer { check.release() }
+        guard !check.setState(GST_STATE_READY) else { return nil }
+        let reason = check.takeError() ?? "it failed to start"
+        Log.probe.debug("sink check: '\(description)' does not open: \(reason)")
         return "the \(kind) sink '\(description)' cannot open: \(reason). " + alternatives(kind, besides: description)
     }
 
+    /// The other sinks to try, said as the options that choose them.
     package static func alternatives(_ kind: String, besides chosen: String = "") -> String {
         let options = kind == "video"
             ? [("kmssink", "a bare display: needs /dev/dri/card0, membership of the video group and no desktop holding the screen"),
