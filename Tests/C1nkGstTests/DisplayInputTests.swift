@@ -79,7 +79,11 @@ final class DisplayInputTests: XCTestCase {
         let accept = try XCTUnwrap(display.layout.frame(of: .accept))
         Self.navigate(display, gst_navigation_event_new_mouse_button_press(1, accept.midX, accept.midY, GstNavigationModifierType(rawValue: 0)))
         waitUntil("the accept") { harness.count("accepted") == 1 }
-        MainContext.spin(0.5)
+        waitUntil("the in-call screen over the door's video") {
+            guard let frame = display.pipeline.lastFrame(as: "video/x-raw,format=RGB,pixel-aspect-ratio=1/1") else { return false }
+            let image = RGBImage(width: 640, height: 400, bytes: [UInt8](frame))
+            return image.fraction(of: .panel, in: .init(x: 0, y: 80, width: 640, height: 120)) < 0.05
+        }
 
         // The door's video shows through the in-call screen: its colour bars,
         // not the panel, in the middle of the display.
