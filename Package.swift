@@ -59,13 +59,13 @@ let package = Package(
         ),
         // The GLib bridge, in two halves, the only Swift that touches raw callbacks and pointers.
         // Its GStreamer-free half: the main context, timers and the clock, sockets, logs.
-        .target(name: "C1nkGLibBase", dependencies: ["CGLib"]),
+        .target(name: "C1nkGLibBase", dependencies: ["CGLib"], exclude: readme),
         // Its GStreamer half: owning wrappers (elements, bins, pads, caps, buffers), probes, buses.
-        .target(name: "C1nkGLib", dependencies: ["CGLib", "CGStreamer", "C1nkGLibBase"]),
+        .target(name: "C1nkGLib", dependencies: ["CGLib", "CGStreamer", "C1nkGLibBase"], exclude: readme),
         // The wire protocol: Codable messages, the codec, protocol errors. Foundation only.
-        .target(name: "C1nkProtocol", swiftSettings: []),
+        .target(name: "C1nkProtocol", exclude: readme, swiftSettings: []),
         // The call as a pure state machine (events in, intents and actions out) and its typed events.
-        .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], swiftSettings: []),
+        .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], exclude: readme, swiftSettings: []),
         // The process speaker's pure half: its sleep and wake (a state machine), its sounds, its level history.
         .target(name: "C1nkSpeaker", dependencies: ["C1nkGLibBase"], exclude: readme, swiftSettings: []),
         // Pipelines from text: descriptions, their errors, their lifecycle.
@@ -83,13 +83,14 @@ let package = Package(
                                                     "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia"],
                 exclude: readme, swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
-        .target(name: "C1nkSignaling", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], swiftSettings: []),
+        .target(name: "C1nkSignaling", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], exclude: readme,
+                swiftSettings: []),
         // The answering core shared by the command and the plugin.
         .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes",
                                                      "C1nkMedia", "C1nkSignaling"],
                 exclude: readme, swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
-        .target(name: "C1nkService", dependencies: ["C1nkGLibBase"], swiftSettings: []),
+        .target(name: "C1nkService", dependencies: ["C1nkGLibBase"], exclude: readme, swiftSettings: []),
         // The local signaling server: a pure call router behind sockets, and the media relay.
         .target(name: "C1nkLocal", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkSignaling"], exclude: readme,
                 swiftSettings: []),
@@ -98,7 +99,7 @@ let package = Package(
                                                  "C1nkMedia", "C1nkSignaling", "C1nkLocal"],
                 exclude: readme, swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
-        .target(name: "C1nkCommandLine", swiftSettings: []),
+        .target(name: "C1nkCommandLine", exclude: readme, swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
         .target(name: "CGstC1nk", dependencies: ["CGStreamer"]),
         .target(name: "GstC1nk", dependencies: ["CGStreamer", "CGstC1nk", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline",

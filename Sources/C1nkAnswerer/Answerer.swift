@@ -76,7 +76,7 @@ public final class Answerer {
                                         callLatencyMilliseconds: options.media.latencyMilliseconds)
         } catch {
             speaker = nil
-            Log.media.warning("the speaker: \(error)")
+            Log.callMedia.warning("the speaker: \(error)")
         }
         WebRTCBin.warmUp()
         AnswerSession.prepareStandby(configuration: options.media)

@@ -20,10 +20,8 @@ public struct Log: Sendable {
         self.description = description
     }
 
-    public static let signaling = Log("c1nk-signal", description: "c1nk signaling client")
-    public static let server = Log("c1nk-server", description: "c1nk local signaling server")
-    public static let call = Log("c1nk-call", description: "c1nk call manager")
-    public static let media = Log("c1nk-media", description: "c1nk webrtcbin media session")
+    /// The commands' own lines, and warnings meant for the person running them.
+    /// Each target has a category of its own beside it (`Log+<Target>.swift`).
     public static let app = Log("c1nk", description: "c1nk commands")
 
     /// When false, warnings and errors are not echoed to standard error

@@ -2,7 +2,6 @@ import C1nkGLib
 
 extension Log {
     /// The call's media: its webrtcbin session, pipeline, recording and
-    /// repairs (`GST_DEBUG=c1nk-media:5`). The same GStreamer category as
-    /// C1nkGLibBase's `Log.media`, which the layers that still log there share.
-    static let callMedia = Log("c1nk-media", description: "c1nk webrtcbin media session")
+    /// repairs (`GST_DEBUG=c1nk-media:5`).
+    package static let callMedia = Log("c1nk-media", description: "c1nk webrtcbin media session")
 }
