@@ -92,14 +92,14 @@ public struct CallRouter {
 
     public var options: Options
     /// Device ids of the connected apps, in the order they said hello.
-    public private(set) var apps: [String] = []
+    public internal(set) var apps: [String] = []
     /// The connected doors by door id: their name and how many sockets say they are it.
-    public private(set) var doors: [String: (name: String, sockets: Int)] = [:]
-    public private(set) var calls: [String: Call] = [:]
+    public internal(set) var doors: [String: (name: String, sockets: Int)] = [:]
+    public internal(set) var calls: [String: Call] = [:]
     /// The timers running now.
-    public private(set) var timers: Set<Timer> = []
-    private let ids: Ids
-    private var actions: [Action] = []
+    public internal(set) var timers: Set<Timer> = []
+    let ids: Ids
+    var actions: [Action] = []
 
     public init(options: Options = Options(), ids: Ids = .random) {
         self.options = options
@@ -135,7 +135,7 @@ public struct CallRouter {
 
     // MARK: - Apps
 
-    private mutating func appConnected(_ device: String) {
+    mutating func appConnected(_ device: String) {
         if !apps.contains(device) { apps.append(device) }
         toApp(device, .helloOk(deviceId: device))
         // Rings in progress reach an app that connects late, like a push would.
@@ -146,7 +146,7 @@ public struct CallRouter {
         }
     }
 
-    private mutating func appDisconnected(_ device: String) {
+    mutating func appDisconnected(_ device: String) {
         apps.removeAll { $0 == device }
         // Media is peer to peer and may well go on: give the app time to rejoin.
         for id in calls.keys.sorted() {
@@ -157,7 +157,7 @@ public struct CallRouter {
         }
     }
 
-    private mutating func fromApp(_ device: String, _ message: ClientMessage) {
+    mutating func fromApp(_ device: String, _ message: ClientMessage) {
         switch message {
         case .hello:
             toApp(device, .error(message: "already said hello"))
@@ -216,113 +216,9 @@ public struct CallRouter {
     }
 
     /// The call, or an `error` to the app that named an unknown one.
-    private mutating func call(_ callId: String, from device: String) -> Call? {
+    mutating func call(_ callId: String, from device: String) -> Call? {
         if let call = calls[callId] { return call }
         toApp(device, .error(message: "unknown call \(callId)", callId: callId))
         return nil
-    }
-
-    // MARK: - Doors
-
-    private mutating func fromDoor(_ doorId: String, _ message: DoorMessage) {
-        switch message {
-        case .hello:
-            actions.append(.errorToDoor(doorId: doorId, .error(message: "already said hello")))
-        case .ping:
-            break
-        case .ring:
-            var call = Call(id: ids.callId(), doorId: doorId, doorName: doors[doorId]?.name ?? "")
-            toDoor(doorId, .ringOk(callId: call.id))
-            actions.append(.log("door \(doorId) rings: call \(call.id) to \(apps.count) app(s)"))
-            for app in apps { call.members[app] = Member(peerId: ids.peerId()) }
-            calls[call.id] = call
-            for app in apps { toApp(app, .incoming(callId: call.id, doorName: call.doorName)) }
-            startTimer(.ring(callId: call.id), options.ringTimeout)
-        case let .offer(callId, peerId, sdp):
-            guard let call = calls[callId], call.doorId == doorId, let device = call.device(forPeer: peerId) else {
-                return actions.append(.errorToDoor(doorId: doorId, .error(message: "unknown call or peer \(callId)/\(peerId)",
-                                                                           callId: callId)))
-            }
-            calls[callId]?.members[device]?.offerForRejoin = apps.contains(device) ? nil : sdp
-            toApp(device, .offer(callId: callId, sdp: sdp))
-        case let .ice(callId, peerId, candidate):
-            guard let call = calls[callId], let device = call.device(forPeer: peerId) else { return }
-            toApp(device, .ice(callId: callId, candidate: candidate))
-        case let .doorOpened(callId):
-            guard let call = calls[callId] else { return }
-            if let device = call.openRequestedBy ?? call.acceptedBy { toApp(device, .doorOpenOk(callId: callId)) }
-        case let .hangup(callId):
-            guard let call = calls[callId], call.doorId == doorId else { return }
-            endCall(call.id, reason: "door-hangup", notifyDoor: false)
-        }
-    }
-
-    // MARK: - Timers
-
-    private mutating func timedOut(_ timer: Timer) {
-        guard timers.remove(timer) != nil else { return }
-        switch timer {
-        case .ring(let callId):
-            guard let call = calls[callId], call.acceptedBy == nil else { return }
-            endCall(callId, reason: "no-answer")
-        case let .rejoin(callId, device):
-            guard let call = calls[callId] else { return }
-            actions.append(.log("app \(device) did not come back to call \(callId)"))
-            if call.acceptedBy == device { endCall(callId, reason: "app-left") } else { leave(callId, device, reason: "app-left") }
-        }
-    }
-
-    private mutating func startTimer(_ timer: Timer, _ seconds: Double) {
-        timers.insert(timer)
-        actions.append(.startTimer(timer, seconds: seconds))
-    }
-
-    private mutating func cancelTimer(_ timer: Timer) {
-        guard timers.remove(timer) != nil else { return }
-        actions.append(.cancelTimer(timer))
-    }
-
-    private mutating func cancelTimers(of callId: String) {
-        let theirs = timers.filter {
-            switch $0 {
-            case .ring(let id), .rejoin(let id, _): return id == callId
-            }
-        }
-        for timer in theirs.sorted(by: { "\($0)" < "\($1)" }) { cancelTimer(timer) }
-    }
-
-    // MARK: - Leaving and ending
-
-    /// One app leaves the call; the call ends when nobody is left.
-    private mutating func leave(_ callId: String, _ device: String, reason: String, notifyApp: Bool = true) {
-        guard let call = calls[callId], let member = call.members[device], member.state != .left else { return }
-        calls[callId]?.members[device]?.state = .left
-        cancelTimer(.rejoin(callId: callId, deviceId: device))
-        if notifyApp { toApp(device, .callEnd(callId: callId, reason: reason)) }
-        toDoor(call.doorId, .leave(callId: callId, peerId: member.peerId, reason: reason))
-        if calls[callId]?.members.values.allSatisfy({ $0.state == .left }) == true {
-            endCall(callId, reason: reason)
-        }
-    }
-
-    private mutating func endCall(_ callId: String, reason: String, except: String? = nil, notifyDoor: Bool = true) {
-        guard let call = calls.removeValue(forKey: callId) else { return }
-        actions.append(.log("call \(callId) ended: \(reason)"))
-        cancelTimers(of: callId)
-        for device in call.members.keys.sorted() where call.members[device]?.state != .left && device != except {
-            toApp(device, .callEnd(callId: callId, reason: reason))
-        }
-        if notifyDoor { toDoor(call.doorId, .callEnd(callId: callId, reason: reason)) }
-    }
-
-    // MARK: - Out
-
-    /// Only to an app connected now (a message to a dropped app is lost, as on a socket).
-    private mutating func toApp(_ device: String, _ message: ServerMessage) {
-        if apps.contains(device) { actions.append(.toApp(deviceId: device, message)) }
-    }
-
-    private mutating func toDoor(_ doorId: String, _ message: ServerToDoorMessage) {
-        if doors[doorId] != nil { actions.append(.toDoor(doorId: doorId, message)) }
     }
 }

@@ -3,8 +3,8 @@ import C1nkProtocol
 import C1nkSignaling
 import FoundationEssentials
 
-/// A local C1nk signaling server on libsoup's `SoupServer`: the app protocol of
-/// the seed plus the door protocol of docs/protocol.md. Tests, the demo and
+/// A local C1nk signaling server on libsoup's `SoupServer`: the C1nk app protocol
+/// plus the door protocol (both in docs/protocol.md). Tests, the demo and
 /// self-hosters use it; the client never depends on it.
 ///
 /// The sockets and timers live here; who is in which call, and what goes to

@@ -95,7 +95,7 @@ func roundTrip(_ client: SignalClient, file: StaticString = #filePath, line: UIn
     waitUntil("a round trip to the server", file: file, line: line) { done }
 }
 
-/// Fast timing for tests: the same rules as the seed's, scaled down.
+/// Fast timing for tests: the same rules as the defaults (ping 25 s, pong within 40 s, backoff 1 s doubling to 30 s), scaled down.
 let fastTiming = SignalTiming(pingInterval: 0.2, pongTimeout: 0.6, initialBackoff: 0.1, maximumBackoff: 0.8)
 
 func makeClient(_ url: String, deviceId: String = UUID().uuidString, timing: SignalTiming = fastTiming) throws -> SignalClient {
