@@ -8,6 +8,7 @@ import PackageDescription
 //   C1nkGLib → C1nkPipeline → C1nkProbes → C1nkMedia → C1nkDisplay
 //   C1nkGLibBase → C1nkSignaling → C1nkLocal, C1nkService
 //   C1nkMedia + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
+//   C1nkCall → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
 // C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
 // the bridge: c1nk-gst-server links no libgstreamer. docs/architecture.md has the map.
 
@@ -22,7 +23,7 @@ let package = Package(
         // The library, target by target (import the ones you need).
         .library(name: "C1nkGst", targets: ["C1nkGLibBase", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker",
                                             "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
-                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"]),
+                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -98,6 +99,13 @@ let package = Package(
         .target(name: "C1nkDoor", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkProbes",
                                                  "C1nkMedia", "C1nkSignaling", "C1nkLocal"],
                 exclude: readme, swiftSettings: []),
+        // libmosquitto (Debian: libmosquitto-dev), for C1nkMQTT alone.
+        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        // The home's view of the answerer, pure: Home Assistant discovery, events to publications, commands parsed.
+        .target(name: "C1nkHome", dependencies: ["C1nkCall"], exclude: readme, swiftSettings: []),
+        // MQTT through libmosquitto on the main context (its pointers and callbacks stay here), and the link to the home.
+        .target(name: "C1nkMQTT", dependencies: ["CMosquitto", "C1nkGLibBase", "C1nkCall", "C1nkHome"], exclude: readme,
+                swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", exclude: readme, swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
@@ -110,7 +118,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
-                                         "C1nkCommandLine"],
+                                         "C1nkCommandLine", "C1nkHome", "C1nkMQTT"],
                           exclude: readme, swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
@@ -129,6 +137,7 @@ let package = Package(
         .testTarget(name: "C1nkProtocolTests", dependencies: ["C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkSpeakerTests", dependencies: ["C1nkSpeaker"], swiftSettings: []),
+        .testTarget(name: "C1nkHomeTests", dependencies: ["C1nkHome", "C1nkCall"], swiftSettings: []),
         .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
@@ -138,7 +147,7 @@ let package = Package(
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
                                    "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
-                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
+                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT"],
                     swiftSettings: swift5),
     ]
 )

@@ -1,0 +1,135 @@
+import C1nkCall
+
+/// What the home sees of one answerer, as a pure state machine: the
+/// answerer's `CallEvent`s in, MQTT publications out; messages from the
+/// broker in, commands (or refusals) out. It remembers the call state so a
+/// reconnect or Home Assistant's restart publishes it again. No I/O.
+public struct HomeLink: Sendable {
+    public let topics: HomeTopics
+    public let discovery: HomeAssistantDiscovery
+
+    public enum CallState: String, Sendable { case idle, ringing, inCall = "in_call" }
+
+    public private(set) var state = CallState.idle
+    public private(set) var door: String?
+    public private(set) var callId: String?
+    public private(set) var muted = false
+    public private(set) var serverUp = false
+
+    public init(discovery: HomeAssistantDiscovery) {
+        self.discovery = discovery
+        self.topics = discovery.topics
+    }
+
+    /// What a message from the broker asks for.
+    public enum Incoming: Equatable, Sendable {
+        /// Publish these (Home Assistant came online: discovery and the states again).
+        case publish([HomePublication])
+        /// Hand this command to the answerer; publish its refusal, if any, with `refusal(_:)`.
+        case command(HomeCommand)
+        /// Publish this refusal on the error topic.
+        case refused(HomePublication)
+        /// Nothing to do (a retained command, another topic).
+        case ignore
+    }
+
+    /// The broker accepted the session: availability, discovery and every state, retained.
+    public func connected() -> [HomePublication] {
+        [HomePublication(topics.availability, "online", retain: true), discovery.publication] + states()
+    }
+
+    /// The last will: set before connecting.
+    public var will: HomePublication { HomePublication(topics.availability, "offline", retain: true) }
+
+    /// The retained states as they are now.
+    public func states() -> [HomePublication] {
+        [callPublication(), HomePublication(topics.mute, muted ? "ON" : "OFF", retain: true),
+         HomePublication(topics.server, serverUp ? "ON" : "OFF", retain: true)]
+    }
+
+    public func message(topic: String, payload: [UInt8], retained: Bool) -> Incoming {
+        if topic == HomeTopics.homeAssistantStatus {
+            return String(decoding: payload.prefix(16), as: UTF8.self) == "online" ? .publish([discovery.publication] + states()) : .ignore
+        }
+        guard topic == topics.command, !retained else { return .ignore }
+        switch HomeCommand.parse(payload) {
+        case .success(let command): return .command(command)
+        case .failure(let refusal): return .refused(self.refusal(refusal.description))
+        }
+    }
+
+    /// A refusal or an error, on `<prefix>/error`, as JSON, never retained.
+    public func refusal(_ message: String, command: HomeCommand? = nil) -> HomePublication {
+        var object: [String: Any] = ["message": message]
+        if let command { object["command"] = command.rawValue }
+        if let callId { object["callId"] = callId }
+        return HomePublication(topics.error, HomeJSON.text(object), retain: false)
+    }
+
+    /// The publications for one of the answerer's events, and the new state.
+    public mutating func handle(_ event: CallEvent) -> [HomePublication] {
+        switch event {
+        case let .ringing(callId, doorName):
+            state = .ringing; door = doorName; self.callId = callId; muted = false
+            return [doorbell("ring", callId: callId, door: doorName), callPublication(), mutePublication()]
+        case let .missed(callId, doorName, reason):
+            return [doorbell("missed", callId: callId, door: doorName, extra: ["reason": reason])]
+        case let .accepted(callId):
+            state = .inCall
+            return [doorbell("answered", callId: callId, door: door), callPublication()]
+        case let .doorOpened(callId):
+            return [doorbell("door_opened", callId: callId, door: door)]
+        case let .ended(callId, reason, doorName, _, _):
+            let wasRinging = state == .ringing
+            state = .idle; door = nil; self.callId = nil; muted = false
+            var out: [HomePublication] = []
+            if reason == .answeredElsewhere {
+                out.append(doorbell("answered_elsewhere", callId: callId, door: doorName))
+            } else if wasRinging, reason != .rejected, reason != .shutdown {
+                out.append(doorbell("missed", callId: callId, door: doorName, extra: ["reason": reason.rawValue]))
+            }
+            return out + [callPublication(), mutePublication()]
+        case let .levels(_, _, _, isMuted):
+            guard isMuted != muted else { return [] }
+            muted = isMuted
+            return [mutePublication()]
+        case .registered:
+            guard !serverUp else { return [] }
+            serverUp = true
+            return [HomePublication(topics.server, "ON", retain: true)]
+        case .disconnected, .connectFailed:
+            guard serverUp else { return [] }
+            serverUp = false
+            return [HomePublication(topics.server, "OFF", retain: true)]
+        case let .error(callId, message):
+            var object: [String: Any] = ["message": message]
+            if let callId { object["callId"] = callId }
+            return [HomePublication(topics.error, HomeJSON.text(object), retain: false)]
+        case .connected, .mediaConnected, .firstFrame, .doorOpenFailed, .recording, .recorded, .measurements,
+             .deleted, .reloaded:
+            return []
+        }
+    }
+
+    /// A command the answerer took: mute and unmute show at once.
+    public mutating func obeyed(_ command: HomeCommand) -> [HomePublication] {
+        guard command == .mute || command == .unmute, state == .inCall else { return [] }
+        muted = command == .mute
+        return [mutePublication()]
+    }
+
+    private func doorbell(_ type: String, callId: String, door: String?, extra: [String: Any] = [:]) -> HomePublication {
+        var object: [String: Any] = ["event_type": type, "callId": callId]
+        if let door { object["door"] = door }
+        return HomePublication(topics.event, HomeJSON.text(object.merging(extra) { a, _ in a }), retain: false)
+    }
+
+    private func callPublication() -> HomePublication {
+        var object: [String: Any] = ["state": state.rawValue]
+        if let door { object["door"] = door }
+        if let callId { object["callId"] = callId }
+        return HomePublication(topics.call, HomeJSON.text(object), retain: true)
+    }
+
+    private func mutePublication() -> HomePublication { HomePublication(topics.mute, muted ? "ON" : "OFF", retain: true) }
+}

@@ -1,0 +1,59 @@
+import C1nkCall
+import C1nkGLibBase
+import C1nkHome
+
+/// The answerer on MQTT: an `MQTTClient` driven by a `HomeLink`. Give it
+/// every `CallEvent` (`send`), and a `command` closure that hands a word to
+/// the answerer and returns its refusal. Publications are dropped while the
+/// broker is away; the states are published again on reconnect.
+/// Main context only.
+public final class HomeMQTT {
+    public private(set) var link: HomeLink
+    public let client: MQTTClient
+    /// Runs a command word on the answerer; returns why it was refused, or nil.
+    public var command: ((String) -> String?)?
+    /// The connection's ups and downs, for the status line and the events log.
+    public var onStatus: ((MQTTClient.Status) -> Void)?
+
+    public init(settings: MQTTSettings, discovery: HomeAssistantDiscovery, clock: any TimerClock = GLibClock.shared) throws {
+        link = HomeLink(discovery: discovery)
+        var settings = settings
+        let will = link.will
+        settings.will = MQTTMessage(topic: will.topic, text: will.payload, retain: will.retain)
+        client = try MQTTClient(settings: settings, clock: clock)
+        client.subscribe(link.topics.command)
+        client.subscribe(HomeTopics.homeAssistantStatus)
+        client.onStatus = { [weak self] status in
+            guard let self else { return }
+            if status == .connected { self.publish(self.link.connected()) }
+            self.onStatus?(status)
+        }
+        client.onMessage = { [weak self] message in self?.received(message) }
+    }
+
+    public func start() { client.start() }
+    public func stop() { client.stop() }
+
+    /// One of the answerer's events.
+    public func send(_ event: CallEvent) {
+        publish(link.handle(event))
+    }
+
+    private func received(_ message: MQTTMessage) {
+        switch link.message(topic: message.topic, payload: message.payload, retained: message.retain) {
+        case .ignore: return
+        case .publish(let publications): publish(publications)
+        case .refused(let publication): publish([publication])
+        case .command(let command):
+            if let refusal = self.command?(command.rawValue) {
+                publish([link.refusal(refusal, command: command)])
+            } else {
+                publish(link.obeyed(command))
+            }
+        }
+    }
+
+    private func publish(_ publications: [HomePublication]) {
+        for p in publications { client.publish(MQTTMessage(topic: p.topic, text: p.payload, retain: p.retain)) }
+    }
+}

@@ -1,0 +1,215 @@
+import C1nkGLibBase
+import CMosquitto
+import Glibc
+
+/// One connection to an MQTT broker through libmosquitto, on the main
+/// context and never blocking it: the socket is watched (`FileDescriptorWatch`)
+/// and read and written as it is ready, a timer of the injected clock keeps
+/// the session alive, and a lost or refused connection is tried again with
+/// backoff (`MQTTBackoff`). libmosquitto's callbacks and pointers stay in this file.
+/// Main context only.
+public final class MQTTClient {
+    public enum Status: Equatable, Sendable {
+        /// The broker accepted the session; subscriptions are renewed.
+        case connected
+        /// The broker could not be reached, or refused the login; the next try is in `retryIn` seconds.
+        case connectFailed(reason: String, retryIn: Double)
+        /// An open session was lost; the next try is in `retryIn` seconds.
+        case disconnected(reason: String, retryIn: Double)
+    }
+
+    public var onStatus: ((Status) -> Void)?
+    /// Every message that arrives on a subscribed topic, retained or not.
+    public var onMessage: ((MQTTMessage) -> Void)?
+    public private(set) var isConnected = false
+
+    private let settings: MQTTSettings
+    private let clock: any TimerClock
+    private var handle: OpaquePointer?
+    private var reference: Unmanaged<Reference>?
+    private var readWatch: FileDescriptorWatch?
+    private var writeWatch: FileDescriptorWatch?
+    private var keepAliveTimer: (any ScheduledTimer)?
+    private var retryTimer: (any ScheduledTimer)?
+    private var backoff: MQTTBackoff
+    private var subscriptions: [String] = []
+    private var socketOpen = false
+    private var everConnected = false
+    private var stopped = false
+
+    private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
+
+    public init(settings: MQTTSettings, clock: any TimerClock = GLibClock.shared) throws {
+        self.settings = settings
+        self.clock = clock
+        self.backoff = MQTTBackoff(initial: settings.initialBackoff, maximum: settings.maximumBackoff)
+        guard Self.libraryReady, let handle = mosquitto_new(settings.clientId, true, nil) else {
+            throw MQTTError("cannot start the MQTT client (libmosquitto: \(String(cString: strerror(errno)))); check that libmosquitto1 is installed")
+        }
+        self.handle = handle
+        let reference = Unmanaged.passRetained(Reference(self))
+        self.reference = reference
+        mosquitto_user_data_set(handle, reference.toOpaque())
+        _ = mosquitto_int_option(handle, MOSQ_OPT_PROTOCOL_VERSION, Int32(MQTT_PROTOCOL_V311))
+        if let user = settings.user {
+            try check(mosquitto_username_pw_set(handle, user, settings.password), "set the MQTT login")
+        }
+        if let will = settings.will {
+            try check(will.payload.withUnsafeBytes {
+                mosquitto_will_set(handle, will.topic, Int32($0.count), $0.baseAddress, 1, will.retain)
+            }, "set the MQTT last will")
+        }
+        if settings.tls {
+            let capath: String? = settings.trustCA == nil ? "/etc/ssl/certs" : nil
+            try check(mosquitto_tls_set(handle, settings.trustCA, capath, nil, nil, nil),
+                      "use the CA file \(settings.trustCA ?? "/etc/ssl/certs"); check that it is a readable PEM file")
+        }
+        mosquitto_connect_callback_set(handle) { _, data, rc in
+            Reference.client(data)?.connectAnswered(rc)
+        }
+        mosquitto_message_callback_set(handle) { _, data, message in
+            guard let client = Reference.client(data), let message = message?.pointee else { return }
+            let bytes = message.payloadlen > 0 && message.payload != nil
+                ? Array(UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen))) : []
+            client.onMessage?(MQTTMessage(topic: String(cString: message.topic), payload: bytes, retain: message.retain))
+        }
+    }
+
+    /// Subscribes now if connected, and again on every reconnect.
+    public func subscribe(_ topic: String) {
+        subscriptions.append(topic)
+        if isConnected, let handle { _ = mosquitto_subscribe(handle, nil, topic, 1); flush() }
+    }
+
+    /// Queues `message` (QoS 1) and writes what the socket takes now; dropped while not connected.
+    @discardableResult
+    public func publish(_ message: MQTTMessage) -> Bool {
+        guard isConnected, let handle else { return false }
+        let rc = message.payload.withUnsafeBytes {
+            mosquitto_publish(handle, nil, message.topic, Int32($0.count), $0.baseAddress, 1, message.retain)
+        }
+        flush()
+        return rc == MOSQ_ERR_SUCCESS.rawValue
+    }
+
+    /// Starts connecting; the outcome arrives as `onStatus`.
+    public func start() {
+        stopped = false
+        attempt()
+    }
+
+    /// Disconnects cleanly (no last will) and stops reconnecting.
+    public func stop() {
+        stopped = true
+        retryTimer = nil
+        if let handle, socketOpen {
+            _ = mosquitto_disconnect(handle)
+            _ = mosquitto_loop_write(handle, 1)
+        }
+        closeSocket()
+    }
+
+    deinit {
+        stop()
+        if let handle { mosquitto_destroy(handle) }
+        reference?.release()
+    }
+
+    // MARK: The connection
+
+    private func attempt() {
+        guard !stopped, let handle else { return }
+        retryTimer = nil
+        let rc = everConnected || socketOpen
+            ? mosquitto_reconnect_async(handle)
+            : mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else {
+            failed(Self.describe(rc), connected: false)
+            return
+        }
+        socketOpen = true
+        let fd = mosquitto_socket(handle)
+        readWatch = FileDescriptorWatch(fd: fd, .readable) { [weak self] _ in
+            guard let self, let handle = self.handle else { return false }
+            let rc = mosquitto_loop_read(handle, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { self.lost(rc); return false }
+            self.flush()
+            return true
+        }
+        keepAliveTimer = clock.schedule(after: 1, repeats: true) { [weak self] in
+            guard let self, let handle = self.handle else { return }
+            _ = mosquitto_loop_misc(handle)
+            self.flush()
+        }
+        flush()
+    }
+
+    /// Writes what is queued; when the socket is full, waits for it to be writable.
+    private func flush() {
+        guard let handle, socketOpen, mosquitto_want_write(handle) else { return }
+        let rc = mosquitto_loop_write(handle, 1)
+        if rc != MOSQ_ERR_SUCCESS.rawValue { lost(rc); return }
+        guard mosquitto_want_write(handle), writeWatch?.isActive != true else { return }
+        writeWatch = FileDescriptorWatch(fd: mosquitto_socket(handle), .writable) { [weak self] _ in
+            guard let self, let handle = self.handle, self.socketOpen else { return false }
+            let rc = mosquitto_loop_write(handle, 1)
+            if rc != MOSQ_ERR_SUCCESS.rawValue { self.lost(rc); return false }
+            return mosquitto_want_write(handle)
+        }
+    }
+
+    private func connectAnswered(_ rc: Int32) {
+        guard rc == 0 else {
+            let reason = String(cString: mosquitto_connack_string(rc))
+            failed("the broker refused the connection: \(reason); check --mqtt-user and --mqtt-password-file", connected: false)
+            return
+        }
+        isConnected = true
+        everConnected = true
+        backoff.reset()
+        for topic in subscriptions { _ = mosquitto_subscribe(handle, nil, topic, 1) }
+        onStatus?(.connected)
+        flush()
+    }
+
+    private func lost(_ rc: Int32) {
+        guard socketOpen else { return }
+        failed(Self.describe(rc), connected: isConnected)
+    }
+
+    private func failed(_ reason: String, connected: Bool) {
+        closeSocket()
+        guard !stopped else { return }
+        let delay = backoff.next()
+        retryTimer = clock.schedule(after: delay) { [weak self] in self?.attempt() }
+        onStatus?(connected ? .disconnected(reason: reason, retryIn: delay) : .connectFailed(reason: reason, retryIn: delay))
+    }
+
+    private func closeSocket() {
+        readWatch = nil
+        writeWatch = nil
+        keepAliveTimer = nil
+        isConnected = false
+        if socketOpen, let handle { _ = mosquitto_disconnect(handle) }
+        socketOpen = false
+    }
+
+    private func check(_ rc: Int32, _ what: String) throws {
+        guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("cannot \(what) (\(Self.describe(rc)))") }
+    }
+
+    private static func describe(_ rc: Int32) -> String {
+        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if rc == MOSQ_ERR_CONN_LOST.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue { return "the broker closed the connection" }
+        return String(cString: mosquitto_strerror(rc))
+    }
+
+    /// What libmosquitto's callbacks carry back to the client, weakly.
+    private final class Reference {
+        weak var client: MQTTClient?
+        init(_ client: MQTTClient) { self.client = client }
+        static func client(_ data: UnsafeMutableRawPointer?) -> MQTTClient? {
+            data.map { Unmanaged<Reference>.fromOpaque($0).takeUnretainedValue().client } ?? nil
+        }
+    }
+}
