@@ -2,6 +2,7 @@ import C1nkAnswerer
 import C1nkCommandLine
 import C1nkDisplay
 import C1nkGLib
+import C1nkMQTT
 import C1nkMedia
 import C1nkPipeline
 import C1nkProbes
@@ -51,6 +52,7 @@ enum AnswerCommand {
         let identity: DeviceIdentity
         let client: SignalClient
         var control: ControlServer?
+        var home: HomeMQTT?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
@@ -60,6 +62,7 @@ enum AnswerCommand {
             configuration.trustedCAFile = commandLine.trustedCAFile
             client = try SignalClient(configuration)
             control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
+            home = try commandLine.mqtt.makeHome(deviceId: identity.id)
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
@@ -80,6 +83,7 @@ enum AnswerCommand {
                 stderr.write("c1nk-gst-answer: \(line)\n", priority: isError ? .error : .info)
             }
             control?.broadcast(object)
+            home?.send(event)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
             case .ringing, .accepted, .ended, .disconnected, .connectFailed:
@@ -100,6 +104,8 @@ enum AnswerCommand {
         let answerer = Answerer(signaller: client, options: options, events: events)
         screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
+        home?.command = { answerer.command($0) }
+        home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
 
         var stopping = false
         let stop = { (name: String) in
@@ -143,6 +149,7 @@ enum AnswerCommand {
         notifier.startWatchdog()
         retention?.sweep()
         let hourly = GLibTimer(after: 3600, repeats: true) { retention?.sweep() }
+        home?.start()
         answerer.start()
         MainContext.run(poll: nil) { stopping || answerer.isFinished }
         if !stopping {
@@ -150,6 +157,7 @@ enum AnswerCommand {
             answerer.shutdown()
         }
         control?.stop()
+        home?.stop()
         withExtendedLifetime((watches, input, hourly, notifier)) {}
         return 0
     }

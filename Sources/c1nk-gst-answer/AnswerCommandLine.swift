@@ -27,6 +27,7 @@ struct AnswerCommandLine {
     var retention = RetentionPolicy()
     var controlPath: String?
     var controlMode: UInt32 = 0o600
+    var mqtt = MQTTCommandOptions()
     /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
     var gstDebug: String?
     var configPath: String?

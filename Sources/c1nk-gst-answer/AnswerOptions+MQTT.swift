@@ -1,0 +1,80 @@
+import C1nkCommandLine
+import C1nkHome
+import C1nkMQTT
+import Glibc
+
+/// The MQTT settings of the command line and config file (docs/home-assistant.md).
+struct MQTTCommandOptions {
+    var url: String?
+    var user: String?
+    var passwordFile: String?
+    var topic: String?
+    var trustCA: String?
+}
+
+extension AnswerOption {
+    static let mqtt = AnswerOptionSection(title: "Home automation (MQTT, with Home Assistant discovery; docs/home-assistant.md)", options: [
+        AnswerOption(name: "mqtt", kind: .value("URL"),
+                     help: ["publish the doorbell to this MQTT broker and take commands from it:",
+                            "mqtt://host:1883 or mqtts://host:8883 (TLS)"],
+                     apply: { c, v in
+                         do { _ = try MQTTSettings(url: v, clientId: "check") } catch { throw ArgumentReader.UsageError("\(error)") }
+                         c.mqtt.url = v
+                     }, show: { $0.mqtt.url ?? "" }),
+        AnswerOption(name: "mqtt-user", kind: .value("NAME"),
+                     help: ["the broker login's user name"],
+                     apply: { c, v in c.mqtt.user = try nonEmpty(v, "--mqtt-user", what: "a user name") },
+                     show: { $0.mqtt.user ?? "" }),
+        AnswerOption(name: "mqtt-password-file", kind: .value("PATH"),
+                     help: ["a file holding the broker password on its first line; owner-only (chmod 600)"],
+                     apply: { c, v in
+                         do { _ = try MQTTPasswordFile.read(v) } catch { throw ArgumentReader.UsageError("\(error)") }
+                         c.mqtt.passwordFile = v
+                     }, show: { $0.mqtt.passwordFile ?? "" }),
+        AnswerOption(name: "mqtt-topic", kind: .value("PREFIX"),
+                     help: ["the topics' prefix (default c1nk/<device id>)"],
+                     apply: { c, v in
+                         if let problem = HomeTopics.check(prefix: v) { throw ArgumentReader.UsageError(problem) }
+                         c.mqtt.topic = v
+                     }, show: { $0.mqtt.topic ?? "" }),
+        AnswerOption(name: "mqtt-trust-ca", kind: .value("FILE"),
+                     help: ["trust this PEM certificate authority for mqtts:// (default the system's)"],
+                     apply: { c, v in
+                         guard access(v, R_OK) == 0 else {
+                             throw ArgumentReader.UsageError("--mqtt-trust-ca: cannot read \(v); give a readable PEM file")
+                         }
+                         c.mqtt.trustCA = v
+                     }, show: { $0.mqtt.trustCA ?? "" }),
+    ])
+}
+
+extension MQTTCommandOptions {
+    /// The link to the broker, or nil without `--mqtt`.
+    func makeHome(deviceId: String) throws -> HomeMQTT? {
+        guard let url else {
+            if user != nil || passwordFile != nil || topic != nil || trustCA != nil {
+                throw MQTTError("--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too")
+            }
+            return nil
+        }
+        var settings = try MQTTSettings(url: url, clientId: "c1nk-" + deviceId)
+        settings.user = user
+        settings.password = try passwordFile.map(MQTTPasswordFile.read)
+        if settings.password != nil, user == nil {
+            throw MQTTError("--mqtt-password-file needs --mqtt-user NAME too")
+        }
+        settings.trustCA = trustCA
+        if trustCA != nil, !settings.tls { throw MQTTError("--mqtt-trust-ca is for mqtts://; use mqtts://host:8883") }
+        let topics = HomeTopics(prefix: topic ?? "c1nk/" + deviceId)
+        let discovery = HomeAssistantDiscovery(deviceId: deviceId, deviceName: HomeAssistantDiscovery.deviceName(hostname: Self.hostname()),
+                                               topics: topics)
+        return try HomeMQTT(settings: settings, discovery: discovery)
+    }
+
+    static func hostname() -> String {
+        var buffer = [CChar](repeating: 0, count: 256)
+        guard gethostname(&buffer, buffer.count - 1) == 0 else { return "doorbell" }
+        let name = String(decoding: buffer.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self)
+        return name.isEmpty ? "doorbell" : name
+    }
+}
