@@ -136,9 +136,12 @@ public final class MQTTClient {
             self.flush()
             return true
         }
-        keepAliveTimer = clock.schedule(after: 1, repeats: true) { [weak self] in
+        // Often enough that a ping goes out before the broker's 1.5 × keep-alive runs out.
+        keepAliveTimer = clock.schedule(after: max(1, Double(settings.keepAlive) / 4), repeats: true) { [weak self] in
             guard let self, let handle = self.handle else { return }
-            _ = mosquitto_loop_misc(handle)
+            let rc = mosquitto_loop_misc(handle)
+            // No answer to a ping: libmosquitto closed the socket itself.
+            if rc != MOSQ_ERR_SUCCESS.rawValue || mosquitto_socket(handle) < 0 { self.lost(MOSQ_ERR_KEEPALIVE.rawValue); return }
             self.flush()
         }
         flush()

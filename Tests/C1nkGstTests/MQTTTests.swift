@@ -221,6 +221,26 @@ final class MQTTTests: XCTestCase {
         XCTAssertEqual(answerer.currentCallId, "c1", "the same call")
     }
 
+    func testABrokerUnreachableAtStartUpIsReportedAndJoinedWhenItComes() throws {
+        observer = nil
+        broker.stop()
+        try startHome(waitConnected: false)
+        waitUntil("the failed connection") { !self.statuses.isEmpty }
+        guard case let .connectFailed(reason, retryIn) = statuses[0] else { return XCTFail("\(statuses)") }
+        XCTAssertTrue(reason.contains("refused"), reason)
+        signaller.receive(.incoming(callId: "c1", doorName: door))
+        XCTAssertEqual(answerer.currentCallId, "c1", "calls go on without the broker")
+
+        try broker.start()
+        let observer = try MQTTObserver(broker)
+        clock.advance(by: retryIn)
+        waitUntil("connected once the broker is up") { self.home.client.isConnected }
+        waitUntil("discovery and the ringing state") {
+            !observer.on("homeassistant/device/test-device/config").isEmpty
+                && observer.on(self.topics.call).last.map { observer.json($0)["state"] as? String } == "ringing"
+        }
+    }
+
     func testAPasswordFileOthersCanReadIsRefused() throws {
         let directory = temporaryDirectory()
         let path = directory + "/mqtt-password"
