@@ -43,9 +43,12 @@ public final class HomeMQTT {
         switch link.message(topic: message.topic, payload: message.payload, retained: message.retain) {
         case .ignore: return
         case .publish(let publications): publish(publications)
-        case .refused(let publication): publish([publication])
+        case .refused(let publication):
+            Log.mqtt.debug("refused a command on \(message.topic): \(publication.payload)")
+            publish([publication])
         case .command(let command):
             if let refusal = self.command?(command.rawValue) {
+                Log.mqtt.debug("\(command.rawValue) refused: \(refusal)")
                 publish([link.refusal(refusal, command: command)])
             } else {
                 publish(link.obeyed(command))

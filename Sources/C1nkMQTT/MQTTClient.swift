@@ -167,6 +167,7 @@ public final class MQTTClient {
             failed("the broker refused the connection: \(reason); check --mqtt-user and --mqtt-password-file", connected: false)
             return
         }
+        Log.mqtt.info("connected to \(settings.host):\(settings.port) as \(settings.clientId)")
         isConnected = true
         everConnected = true
         backoff.reset()
@@ -184,6 +185,7 @@ public final class MQTTClient {
         closeSocket()
         guard !stopped else { return }
         let delay = backoff.next()
+        Log.mqtt.debug("\(settings.host):\(settings.port): \(reason); next try in \(delay) s")
         retryTimer = clock.schedule(after: delay) { [weak self] in self?.attempt() }
         onStatus?(connected ? .disconnected(reason: reason, retryIn: delay) : .connectFailed(reason: reason, retryIn: delay))
     }
