@@ -205,6 +205,9 @@ public final class MQTTClient {
 
     private static func describe(_ rc: Int32) -> String {
         if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
+        if rc == MOSQ_ERR_TLS.rawValue {
+            return "the TLS handshake failed (a broker certificate no trusted authority signed, or not for this host); pass --mqtt-trust-ca FILE with the broker's CA"
+        }
         if rc == MOSQ_ERR_CONN_LOST.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue { return "the broker closed the connection" }
         return String(cString: mosquitto_strerror(rc))
     }

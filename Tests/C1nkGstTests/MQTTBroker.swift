@@ -16,7 +16,8 @@ final class MQTTBroker {
     private var process: Process?
     var logPath: String { directory + "/mosquitto.log" }
 
-    init() throws {
+    /// `tls`: a certificate and key for 127.0.0.1; the listener is then mqtts only.
+    init(tls: (certificate: String, key: String)? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary),
               FileManager.default.isExecutableFile(atPath: "/usr/bin/mosquitto_passwd") else {
             throw XCTSkip("mosquitto is not installed (scripts/install-deps installs it)")
@@ -35,6 +36,7 @@ final class MQTTBroker {
         let config = """
         listener \(port) 127.0.0.1
         allow_anonymous false
+        \(tls.map { "certfile \($0.certificate)\nkeyfile \($0.key)" } ?? "")
         password_file \(passwd)
         persistence false
         user root
@@ -80,6 +82,21 @@ final class MQTTBroker {
         settings.initialBackoff = 0.5
         settings.maximumBackoff = 2
         return settings
+    }
+
+    /// A self-signed certificate for 127.0.0.1 (its own authority), made with openssl.
+    static func makeCertificate() throws -> (certificate: String, key: String) {
+        let directory = temporaryDirectory()
+        let openssl = Process()
+        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
+        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
+                             "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
+                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
+        openssl.standardError = FileHandle.nullDevice
+        guard (try? openssl.run()) != nil else { throw XCTSkip("openssl is not installed") }
+        openssl.waitUntilExit()
+        guard openssl.terminationStatus == 0 else { throw XCTSkip("openssl could not make a certificate") }
+        return (directory + "/cert.pem", directory + "/key.pem")
     }
 
     private static func freePort() -> Int {
