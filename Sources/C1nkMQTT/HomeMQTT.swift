@@ -32,7 +32,11 @@ public final class HomeMQTT {
     }
 
     public func start() { client.start() }
-    public func stop() { client.stop() }
+    /// Says `offline` (a clean disconnect sends no last will), then disconnects.
+    public func stop() {
+        publish([link.will])
+        client.stop()
+    }
 
     /// One of the answerer's events.
     public func send(_ event: CallEvent) {

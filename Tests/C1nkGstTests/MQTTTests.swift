@@ -102,6 +102,15 @@ final class MQTTTests: XCTestCase {
         waitUntil("discovery again") { self.observer.on(discoveryTopic).count > before }
     }
 
+    func testAStopSaysOfflineThoughNoLastWillIsSent() throws {
+        try startHome()
+        waitUntil("online") { self.observer.on(self.topics.availability).last.map(self.observer.text) == "online" }
+        home.stop()
+        waitUntil("offline") { self.observer.on(self.topics.availability).last.map(self.observer.text) == "offline" }
+        let late = try MQTTObserver(broker)
+        waitUntil("offline is retained") { late.on(self.topics.availability).last.map(late.text) == "offline" }
+    }
+
     func testARingReachesTheBrokerWithTheDoorAndTheCallIdAtOnce() throws {
         try startHome()
         let start = MainContext.monotonicSeconds()
