@@ -65,6 +65,40 @@ final class MQTTCommandTests: XCTestCase {
         waitUntil("the last will") { last("availability") == "offline" }
     }
 
+    func testABrokerDownAtStartUpIsAnErrorEventThenJoinedAndSIGTERMSaysOffline() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        let broker = try MQTTBroker()
+        defer { broker.stop() }
+        broker.stop()
+        let directory = temporaryDirectory()
+        let passwordFile = directory + "/mqtt-password"
+        try (MQTTBroker.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o600)
+        let events = directory + "/events.jsonl"
+        let command = try AnswerCommandTests.Command("c1nk-gst-answer", [
+            "--server", "ws://127.0.0.1:9/ws", "--device-id-file", directory + "/id", "--events", events,
+            "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-user", MQTTBroker.user,
+            "--mqtt-password-file", passwordFile, "--mqtt-topic", prefix])
+        defer { if command.process.isRunning { command.signal(SIGKILL); _ = command.wait() } }
+        waitUntil("the error event") {
+            AnswerCommandTests.events(in: events).contains {
+                ($0["event"] as? String) == "error" && (($0["message"] as? String)?.contains("MQTT broker mqtt://127.0.0.1:\(broker.port)") ?? false)
+            }
+        }
+        XCTAssertTrue(command.stderr.contains("retrying in 1 s (calls go on)"), command.stderr)
+
+        try broker.start()
+        let observer = try MQTTObserver(broker)
+        waitUntil("joined once the broker is up") {
+            observer.on(self.prefix + "/availability").last.map(observer.text) == "online"
+                && observer.on(self.prefix + "/server").last.map(observer.text) == "OFF" // the C1nk server is unreachable
+        }
+        command.signal(SIGTERM)
+        XCTAssertEqual(command.wait(), 0, command.stderr)
+        waitUntil("offline on a clean stop") { observer.on(self.prefix + "/availability").last.map(observer.text) == "offline" }
+    }
+
     func testAPasswordFileOthersCanReadIsRefusedByTheCommand() throws {
         let directory = temporaryDirectory()
         let passwordFile = directory + "/mqtt-password"
