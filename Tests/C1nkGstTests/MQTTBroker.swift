@@ -130,12 +130,17 @@ final class MQTTBroker {
 final class MQTTObserver {
     let client: MQTTClient
     private(set) var messages: [MQTTMessage] = []
+    /// When each message arrived, in Unix milliseconds (as the events' `t`).
+    private(set) var arrivals: [Int64] = []
     private(set) var statuses: [MQTTClient.Status] = []
 
     init(_ broker: MQTTBroker, clock: any TimerClock = GLibClock.shared) throws {
         client = try MQTTClient(settings: broker.settings(clientId: "observer-" + UUID().uuidString.prefix(6)), clock: clock)
         client.subscribe("#")
-        client.onMessage = { [weak self] in self?.messages.append($0) }
+        client.onMessage = { [weak self] in
+            self?.messages.append($0)
+            self?.arrivals.append(MainContext.unixMilliseconds())
+        }
         client.onStatus = { [weak self] in self?.statuses.append($0) }
         client.start()
         waitUntil("the observer connected") { self.client.isConnected }
@@ -149,5 +154,8 @@ final class MQTTObserver {
 
     func text(_ message: MQTTMessage) -> String { String(decoding: message.payload, as: UTF8.self) }
 
-    func clear() { messages.removeAll() }
+    /// When the first message on `topic` that `matches` arrived.
+    func arrival(_ topic: String, where matches: (MQTTMessage) -> Bool) -> Int64? {
+        messages.indices.first { messages[$0].topic == topic && matches(messages[$0]) }.map { arrivals[$0] }
+    }
 }

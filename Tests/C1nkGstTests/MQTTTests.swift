@@ -116,11 +116,13 @@ final class MQTTTests: XCTestCase {
 
     func testARingReachesTheBrokerWithTheDoorAndTheCallIdAtOnce() throws {
         try startHome()
-        let start = MainContext.monotonicSeconds()
         signaller.receive(.incoming(callId: "c1", doorName: door))
         waitUntil("the ring on the broker") { self.doorbellEvents().contains { $0["event_type"] as? String == "ring" } }
-        let elapsedMs = (MainContext.monotonicSeconds() - start) * 1000
-        print("mqtt: ring → broker → subscriber in \(Int(elapsedMs)) ms")
+        // From the `ringing` event to another client holding the ring, through the broker (goal ≤ 50 ms).
+        let rang = try XCTUnwrap(events.events.first { $0.event.kind == .ringing }?.t)
+        let arrived = try XCTUnwrap(observer.arrival(topics.event) { self.observer.json($0)["event_type"] as? String == "ring" })
+        print("mqtt: ringing → a subscriber holds the ring in \(arrived - rang) ms")
+        XCTAssertLessThan(arrived - rang, 250, "the ring is published as it happens, not batched")
         let ring = try XCTUnwrap(doorbellEvents().first { $0["event_type"] as? String == "ring" })
         XCTAssertEqual(ring["door"] as? String, door)
         XCTAssertEqual(ring["callId"] as? String, "c1")
