@@ -51,13 +51,22 @@ extension AnswerOption {
 extension MQTTCommandOptions {
     /// The link to the broker, or nil without `--mqtt`.
     func makeHome(deviceId: String) throws -> HomeMQTT? {
+        guard let settings = try settings(clientId: "c1nk-" + deviceId) else { return nil }
+        let topics = HomeTopics(prefix: topic ?? "c1nk/" + deviceId)
+        let discovery = HomeAssistantDiscovery(deviceId: deviceId, deviceName: HomeAssistantDiscovery.deviceName(hostname: Self.hostname()),
+                                               topics: topics)
+        return try HomeMQTT(settings: settings, discovery: discovery)
+    }
+
+    /// Where the broker is and the login, or nil without `--mqtt`.
+    func settings(clientId: String) throws -> MQTTSettings? {
         guard let url else {
             if user != nil || passwordFile != nil || topic != nil || trustCA != nil {
                 throw MQTTError("--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too")
             }
             return nil
         }
-        var settings = try MQTTSettings(url: url, clientId: "c1nk-" + deviceId)
+        var settings = try MQTTSettings(url: url, clientId: clientId)
         settings.user = user
         settings.password = try passwordFile.map(MQTTPasswordFile.read)
         if settings.password != nil, user == nil {
@@ -65,10 +74,7 @@ extension MQTTCommandOptions {
         }
         settings.trustCA = trustCA
         if trustCA != nil, !settings.tls { throw MQTTError("--mqtt-trust-ca is for mqtts://; use mqtts://host:8883") }
-        let topics = HomeTopics(prefix: topic ?? "c1nk/" + deviceId)
-        let discovery = HomeAssistantDiscovery(deviceId: deviceId, deviceName: HomeAssistantDiscovery.deviceName(hostname: Self.hostname()),
-                                               topics: topics)
-        return try HomeMQTT(settings: settings, discovery: discovery)
+        return settings
     }
 
     static func hostname() -> String {

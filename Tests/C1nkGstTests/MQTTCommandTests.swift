@@ -99,6 +99,28 @@ final class MQTTCommandTests: XCTestCase {
         waitUntil("offline on a clean stop") { observer.on(self.prefix + "/availability").last.map(observer.text) == "offline" }
     }
 
+    func testDoctorChecksTheBrokerAndItsLogin() throws {
+        let broker = try MQTTBroker()
+        defer { broker.stop() }
+        let directory = temporaryDirectory()
+        func doctor(password: String) throws -> String {
+            let passwordFile = directory + "/mqtt-password"
+            try (password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+            chmod(passwordFile, 0o600)
+            let command = try AnswerCommandTests.Command("c1nk-gst-answer", [
+                "doctor", "--server", "ws://127.0.0.1:1/ws", "--device-id-file", directory + "/id",
+                "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc", "--stun", "none",
+                "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-user", MQTTBroker.user, "--mqtt-password-file", passwordFile])
+            XCTAssertNotNil(command.wait(timeout: 30))
+            return command.stdout
+        }
+        let good = try doctor(password: MQTTBroker.password)
+        XCTAssertTrue(good.contains("✔ MQTT broker mqtt://127.0.0.1:\(broker.port) is reachable and accepts the login"), good)
+        let bad = try doctor(password: "wrong")
+        XCTAssertTrue(bad.contains("✘ MQTT broker mqtt://127.0.0.1:\(broker.port): the broker refused the connection"), bad)
+        XCTAssertTrue(bad.contains("(advisory: a call can still work)"), bad)
+    }
+
     func testAPasswordFileOthersCanReadIsRefusedByTheCommand() throws {
         let directory = temporaryDirectory()
         let passwordFile = directory + "/mqtt-password"
