@@ -163,6 +163,25 @@ final class HomeLinkTests: XCTestCase {
                        .failure(.tooLarge(65540)))
     }
 
+    /// Random payloads, some shaped like commands: each is a command or a refusal, never a trap.
+    func testRandomPayloadsAreACommandOrARefusal() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces: [[UInt8]] = [Array("{\"command\":".utf8), Array("\"open\"".utf8), Array("}".utf8), Array("accept".utf8),
+                                 [0xff], [0xc3, 0xa9], [0x00], Array(" \n".utf8), Array("[".utf8)]
+        for _ in 0..<5000 {
+            var payload: [UInt8] = []
+            for _ in 0..<Int.random(in: 0...6, using: &generator) {
+                payload += Bool.random(using: &generator) ? pieces.randomElement(using: &generator)!
+                    : [UInt8.random(in: 0...255, using: &generator)]
+            }
+            switch link.message(topic: "c1nk/app-7f3a/command", payload: payload, retained: false) {
+            case .command(let command): XCTAssertTrue(HomeCommand.allCases.contains(command))
+            case .refused(let p): XCTAssertEqual(p.topic, "c1nk/app-7f3a/error")
+            default: XCTFail("a live command payload is a command or a refusal: \(payload)")
+            }
+        }
+    }
+
     func testARefusalNamesTheCommandAndTheCall() throws {
         _ = link.handle(.ringing(callId: "c9", doorName: "Front"))
         let refusal = try json(link.refusal("accept first", command: .open).payload)
