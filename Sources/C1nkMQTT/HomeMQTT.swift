@@ -45,7 +45,10 @@ public final class HomeMQTT {
 
     private func received(_ message: MQTTMessage) {
         switch link.message(topic: message.topic, payload: message.payload, retained: message.retain) {
-        case .ignore: return
+        case .ignore:
+            if message.retain, message.topic == link.topics.command {
+                Log.mqtt.info("ignored a retained command on \(message.topic): only live commands are obeyed")
+            }
         case .publish(let publications): publish(publications)
         case .refused(let publication):
             Log.mqtt.debug("refused a command on \(message.topic): \(publication.payload)")
