@@ -100,7 +100,11 @@ let package = Package(
                                                  "C1nkMedia", "C1nkSignaling", "C1nkLocal"],
                 exclude: readme, swiftSettings: []),
         // libmosquitto (Debian: libmosquitto-dev), for C1nkMQTT alone.
-        .systemLibrary(name: "CMosquitto", pkgConfig: "libmosquitto", providers: [.apt(["libmosquitto-dev"])]),
+        .systemLibrary(
+            name: "CMosquitto",
+            pkgConfig: "libmosquitto",
+            providers: [.apt(["libmosquitto-dev"])]
+        ),
         // The home's view of the answerer, pure: Home Assistant discovery, events to publications, commands parsed.
         .target(name: "C1nkHome", dependencies: ["C1nkCall"], exclude: readme, swiftSettings: []),
         // MQTT through libmosquitto on the main context (its pointers and callbacks stay here), and the link to the home.
