@@ -120,6 +120,8 @@ public final class MQTTClient {
     private func attempt() {
         guard !stopped, let handle else { return }
         retryTimer = nil
+        // The TCP connect does not block; the name lookup before it does (getaddrinfo):
+        // give --mqtt an address or a name the local resolver answers at once.
         let rc = everConnected || socketOpen
             ? mosquitto_reconnect_async(handle)
             : mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
@@ -131,7 +133,8 @@ public final class MQTTClient {
         let fd = mosquitto_socket(handle)
         readWatch = FileDescriptorWatch(fd: fd, .readable) { [weak self] _ in
             guard let self, let handle = self.handle else { return false }
-            let rc = mosquitto_loop_read(handle, 1)
+            // Everything that is there (a TLS record may hold several packets the socket no longer shows).
+            let rc = mosquitto_loop_read(handle, 64)
             if rc != MOSQ_ERR_SUCCESS.rawValue { self.lost(rc); return false }
             self.flush()
             return true
