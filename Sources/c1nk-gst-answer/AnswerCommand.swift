@@ -48,6 +48,10 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: --keep-days and --keep-gb apply to recordings: give --record PATH too\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
+        if let problem = commandLine.mqtt.usageProblem {
+            stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
+            return 2
+        }
         let events: EventLog
         let identity: DeviceIdentity
         let client: SignalClient

@@ -58,22 +58,27 @@ extension MQTTCommandOptions {
         return try HomeMQTT(settings: settings, discovery: discovery)
     }
 
-    /// Where the broker is and the login, or nil without `--mqtt`.
-    func settings(clientId: String) throws -> MQTTSettings? {
+    /// Options that do not go together (a usage error, exit 2), or nil.
+    var usageProblem: String? {
         guard let url else {
             if user != nil || passwordFile != nil || topic != nil || trustCA != nil {
-                throw MQTTError("--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too")
+                return "--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too"
             }
             return nil
         }
+        if passwordFile != nil, user == nil { return "--mqtt-password-file needs --mqtt-user NAME too" }
+        if trustCA != nil, !url.hasPrefix("mqtts://") { return "--mqtt-trust-ca is for mqtts://; use mqtts://host:8883" }
+        return nil
+    }
+
+    /// Where the broker is and the login, or nil without `--mqtt`.
+    func settings(clientId: String) throws -> MQTTSettings? {
+        if let usageProblem { throw MQTTError(usageProblem) }
+        guard let url else { return nil }
         var settings = try MQTTSettings(url: url, clientId: clientId)
         settings.user = user
         settings.password = try passwordFile.map(MQTTPasswordFile.read)
-        if settings.password != nil, user == nil {
-            throw MQTTError("--mqtt-password-file needs --mqtt-user NAME too")
-        }
         settings.trustCA = trustCA
-        if trustCA != nil, !settings.tls { throw MQTTError("--mqtt-trust-ca is for mqtts://; use mqtts://host:8883") }
         return settings
     }
 

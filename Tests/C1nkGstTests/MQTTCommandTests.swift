@@ -121,6 +121,18 @@ final class MQTTCommandTests: XCTestCase {
         XCTAssertTrue(bad.contains("(advisory: a call can still work)"), bad)
     }
 
+    func testMQTTOptionsThatDoNotGoTogetherAreUsageErrors() throws {
+        for (arguments, message) in [
+            (["--mqtt-user", "c1nk"], "--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-trust-ca", "/etc/hostname"], "--mqtt-trust-ca is for mqtts://"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-topic", "c1nk/#"], "holds a wildcard"),
+        ] {
+            let command = try AnswerCommandTests.Command("c1nk-gst-answer", ["--server", "ws://127.0.0.1:9/ws"] + arguments)
+            XCTAssertEqual(command.wait(), 2, arguments.joined(separator: " "))
+            XCTAssertTrue(command.stderr.contains(message), command.stderr)
+        }
+    }
+
     func testAPasswordFileOthersCanReadIsRefusedByTheCommand() throws {
         let directory = temporaryDirectory()
         let passwordFile = directory + "/mqtt-password"
