@@ -57,10 +57,9 @@ struct BaselineBenchmark {
             ObjectProperty.set(UnsafeMutableRawPointer(sink), name, value)
         }
         let bin = UnsafeMutableRawPointer(sender).assumingMemoryBound(to: GstBin.self)
-        gst_bin_add(bin, camera)
-        gst_object_unref(UnsafeMutableRawPointer(camera))
+        gst_bin_add(bin, camera.pointer)
         gst_bin_add(bin, sink)
-        gst_element_link(camera, sink)
+        gst_element_link(camera.pointer, sink)
         gst_element_set_state(sender, GST_STATE_PLAYING)
         let started = MainContext.monotonicSeconds()
         MainContext.run(timeout: options.duration + 10) { !receiver.isRunning }
