@@ -64,7 +64,7 @@ final class ClipReplay: Sendable {
                   let copy = gst_mini_object_copy(MiniObject.cast(clip.frames[index].pointer)) else {
                 return GST_PAD_PROBE_DROP
             }
-            let buffer = UnsafeMutablePointer<GstBuffer>(OpaquePointer(copy))
+            let buffer = PointerCast.cast(copy, to: GstBuffer.self)
             buffer.pointee.pts = now
             buffer.pointee.dts = now
             buffer.pointee.duration = clip.frameDuration
