@@ -51,13 +51,13 @@ public final class DoorMediaSession {
         let audio = try Self.voice(options)
         let heard = try Self.speaker(options)
         guard let heardPad = heard.staticPad("sink") else { throw MediaError.pipeline("the door's speaker has no sink pad") }
-        webrtc = try WebRTCBin(name: "webrtc", ice: options.ice, latencyMilliseconds: 50) { pad in
+        webrtc = try WebRTCBin(name: "webrtc", ice: options.ice, latencyMilliseconds: 50, onNewStream: nil) { pad in
             // Streaming thread: only link (the speaker's bin holds its pad).
-            if Gst.capsField(pad, "media") == "audio", !heardPad.isLinked {
-                gst_pad_link(pad, heardPad.pointer)
+            if pad.caps?.string("media") == "audio", !heardPad.isLinked {
+                pad.link(heardPad)
             }
         }
-        webrtcElement = Bin(retaining: webrtc.element)
+        webrtcElement = webrtc.webrtcbin
         // An adapting door is a libwebrtc-like sender: its link also holds
         // back repeated retransmissions (`ImpairedLinkPolicy.spacesRetransmissions`).
         impairedLink = options.network.isNone && !options.adaptsToFeedback ? nil
