@@ -69,7 +69,7 @@ public final class BrowserDoor {
     public private(set) var isReady = false
 
     private let options: Options
-    private let log = Log.app
+    private let log = Log.door
     private var process: Process?
     private var output: FileDescriptorWatch?
     private var pending = Data()

@@ -32,35 +32,28 @@ final class ClipReplay: Sendable {
     /// A bin with a "src" pad: the clip's frames, paid out by `metronome`
     /// (a live source description with the clip's frame rate, its buffers
     /// thrown away), then `payloader` and the caps named `PipelineBin.outputName`.
-    static func makeBin(clip: PreEncodedClip, metronome: String, payloader: String, name: String) throws -> (bin: UnsafeMutablePointer<GstElement>, replay: ClipReplay) {
-        let bin = try PipelineBin.make(
+    static func makeBin(clip: PreEncodedClip, metronome: String, payloader: String, name: String) throws -> (bin: Bin, replay: ClipReplay) {
+        let bin = Bin(adopting: try PipelineBin.make(
             "\(metronome) ! fakesink name=metronome sync=false async=false"
             + " appsrc name=clip is-live=true format=time do-timestamp=false ! \(payloader)",
-            name: name, output: true)
+            name: name, output: true))
         let replay = ClipReplay(clip: clip)
-        guard let source = Gst.find("clip", in: bin), let tick = Gst.find("metronome", in: bin) else {
-            gst_object_unref(UnsafeMutableRawPointer(bin))
+        guard let source = bin.element(named: "clip"), let tick = bin.element(named: "metronome"),
+              let sourcePad = source.staticPad("src"), let tickPad = tick.staticPad("sink") else {
             throw MediaError.pipeline("the clip replay has no appsrc or metronome")
         }
-        defer {
-            gst_object_unref(UnsafeMutableRawPointer(source))
-            gst_object_unref(UnsafeMutableRawPointer(tick))
-        }
-        let appsrc = UnsafeMutablePointer<GstAppSrc>(OpaquePointer(source))
-        gst_app_src_set_caps(appsrc, clip.caps)
-        let sourcePad = gst_element_get_static_pad(source, "src")!
+        source[caps: "caps"] = clip.caps
         replay.watchKeyframeRequests(on: sourcePad)
-        gst_object_unref(UnsafeMutableRawPointer(sourcePad))
-        let tickPad = gst_element_get_static_pad(tick, "sink")!
-        replay.push(into: appsrc, element: source, onEachTickAt: tickPad)
-        gst_object_unref(UnsafeMutableRawPointer(tickPad))
+        replay.push(into: source, onEachTickAt: tickPad)
         return (bin, replay)
     }
 
     /// Streaming thread (the metronome's): one shallow copy and one push per tick.
-    private func push(into appsrc: UnsafeMutablePointer<GstAppSrc>, element: UnsafeMutablePointer<GstElement>,
-                      onEachTickAt pad: UnsafeMutablePointer<GstPad>) {
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { [self] _ in
+    private func push(into source: Element, onEachTickAt pad: Pad) {
+        // Borrowed: the bin holds the appsrc as long as the metronome (and its probe) lives.
+        let element = source.pointer
+        let appsrc = PointerCast.cast(element, to: GstAppSrc.self)
+        pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [self] _ in
             if gst_app_src_get_current_level_buffers(appsrc) >= Self.backlog {
                 wantsKeyframe.store(true, ordering: .relaxed)
                 return GST_PAD_PROBE_DROP
@@ -69,10 +62,10 @@ final class ClipReplay: Sendable {
             if wantsKeyframe.exchange(false, ordering: .relaxed) { index = clip.keyframe(atOrAfter: index) }
             let now = gst_element_get_current_running_time(element)
             guard now != GstClockTime.max,
-                  let copy = gst_mini_object_copy(UnsafeMutablePointer<GstMiniObject>(OpaquePointer(clip.frames[index]))) else {
+                  let copy = gst_mini_object_copy(MiniObject.cast(clip.frames[index].pointer)) else {
                 return GST_PAD_PROBE_DROP
             }
-            let buffer = UnsafeMutablePointer<GstBuffer>(OpaquePointer(copy))
+            let buffer = PointerCast.cast(copy, to: GstBuffer.self)
             buffer.pointee.pts = now
             buffer.pointee.dts = now
             buffer.pointee.duration = clip.frameDuration
@@ -86,8 +79,8 @@ final class ClipReplay: Sendable {
     }
 
     /// Streaming thread (RTCP's): only sets a flag for the next tick.
-    private func watchKeyframeRequests(on pad: UnsafeMutablePointer<GstPad>) {
-        PadProbe.add(pad, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [self] info in
+    private func watchKeyframeRequests(on pad: Pad) {
+        pad.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [self] info in
             if let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self), gst_video_event_is_force_key_unit(event) != 0 {
                 wantsKeyframe.store(true, ordering: .relaxed)
                 keyframeRequests.add(1, ordering: .relaxed)

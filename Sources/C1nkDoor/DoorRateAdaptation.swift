@@ -14,9 +14,9 @@ final class DoorRateAdaptation {
     static let extmapField = ",extmap-\(extensionId)=(string)\"http://www.ietf.org/id/draft-holmer-rmcat-transport-wide-cc-extensions-01\""
 
     private(set) var rate: FeedbackRate
-    private let encoder: UnsafeMutablePointer<GstElement>
+    private let encoder: Element
     private let codec: DoorMediaSession.VideoCodec
-    private var session: gpointer?
+    private var session: Element?
     private var notification: SignalConnection?
     private var lastFeedback: Double?
     private var watchdog: GLibTimer?
@@ -29,24 +29,17 @@ final class DoorRateAdaptation {
     static let minimumKeyframeInterval = 500_000
 
     /// `camera` holds the encoder; the encoder starts at `rate.kbps`.
-    init?(camera: UnsafeMutablePointer<GstElement>, codec: DoorMediaSession.VideoCodec, rate: FeedbackRate) {
-        guard let encoder = PipelineLinks.elements(of: camera, factory: codec.encoderFactory).first else { return nil }
+    init?(camera: Bin, codec: DoorMediaSession.VideoCodec, rate: FeedbackRate) {
+        guard let encoder = camera.elements.first(where: { $0.factoryName == codec.encoderFactory }) else { return nil }
         self.encoder = encoder
-        gst_object_ref(UnsafeMutableRawPointer(encoder))
         self.codec = codec
         self.rate = rate
-        if let source = gst_element_get_static_pad(encoder, "src") {
-            var last = 0
-            // Streaming thread: a time compared, the event kept or dropped.
-            PadProbe.add(source, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
-                guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
-                      gst_video_event_is_force_key_unit(event) != 0 else { return GST_PAD_PROBE_OK }
-                let now = g_get_monotonic_time()
-                guard now - last >= Self.minimumKeyframeInterval else { return GST_PAD_PROBE_DROP }
-                last = now
-                return GST_PAD_PROBE_OK
-            }
-            gst_object_unref(UnsafeMutableRawPointer(source))
+        var spacing = MinimumSpacing(microseconds: Self.minimumKeyframeInterval)
+        // Streaming thread: a time compared, the event kept or dropped.
+        encoder.staticPad("src")?.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
+                  gst_video_event_is_force_key_unit(event) != 0 else { return GST_PAD_PROBE_OK }
+            return spacing.admits(at: g_get_monotonic_time()) ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
         }
         watchQueueDelay(camera)
     }
@@ -59,11 +52,9 @@ final class DoorRateAdaptation {
         let milliseconds = Mutex<Double>(0)
     }
 
-    private func watchQueueDelay(_ camera: UnsafeMutablePointer<GstElement>) {
-        guard let output = gst_element_get_static_pad(camera, "src") else { return }
-        defer { gst_object_unref(UnsafeMutableRawPointer(output)) }
+    private func watchQueueDelay(_ camera: Bin) {
         var minimumOffset = Int.max
-        PadProbe.add(output, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [queueDelay] info in
+        camera.staticPad("src")?.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { [queueDelay] info in
             guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
                   event.pointee.type == GST_EVENT_CUSTOM_UPSTREAM else { return GST_PAD_PROBE_OK }
             var delay = 0.0
@@ -73,21 +64,21 @@ final class DoorRateAdaptation {
     }
 
     /// Starts listening once the session is connected (its RTP session exists).
-    func attach(to webrtc: UnsafeMutablePointer<GstElement>) {
+    func attach(to webrtc: Bin) {
         // The rtpsession element (not rtpbin's internal RTPSession object)
         // holds `twcc-stats` and notifies it.
         // One session: the door bundles its media.
-        guard session == nil, let element = PipelineLinks.elements(of: webrtc, factory: "rtpsession").first else {
+        guard session == nil, let element = webrtc.elements.first(where: { $0.factoryName == "rtpsession" }) else {
             return log.warning("door: no rtpsession in webrtcbin; the encoder keeps \(Int(rate.kbps)) kbit/s")
         }
-        let session = UnsafeMutableRawPointer(element)
-        gst_object_ref(session)
-        self.session = session
+        session = element
         log.debug("door: following the congestion feedback from \(Int(rate.kbps)) kbit/s")
-        notification = SignalConnection.connect(session, "notify::twcc-stats") { [weak self] (_: gpointer?) in
+        // Borrowed by the handler: `session` holds the element until `detach` disconnects it.
+        let object = element.object
+        notification = element.connect("notify::twcc-stats") { [weak self] (_: gpointer?) in
             // RTCP thread: read the figures, hand them to the main context.
             var sent = 0.0, received = 0.0, loss = 0.0, trend = 0.0
-            guard c1nk_twcc_stats(session, &sent, &received, &loss, &trend) != 0 else { return }
+            guard c1nk_twcc_stats(object, &sent, &received, &loss, &trend) != 0 else { return }
             MainContext.post { self?.report(sent: sent, received: received, loss: loss, trend: trend) }
         }
     }
@@ -100,11 +91,8 @@ final class DoorRateAdaptation {
     }
 
     private func retarget(_ kbps: Int) {
-        let object = UnsafeMutableRawPointer(encoder)
-        switch codec {
-        case .h264: ObjectProperty.set(object, "bitrate", String(kbps))
-        case .vp8, .vp9: ObjectProperty.set(object, "target-bitrate", String(kbps * 1000))
-        }
+        let target = codec.rateProperty(kbps: kbps)
+        encoder.set(target.name, fromString: target.value)
     }
 
     private func report(sent: Double, received: Double, loss: Double, trend: Double) {
@@ -122,12 +110,8 @@ final class DoorRateAdaptation {
         watchdog = nil
         notification?.disconnect()
         notification = nil
-        if let session { g_object_unref(session) }
         session = nil
     }
 
-    deinit {
-        detach()
-        gst_object_unref(UnsafeMutableRawPointer(encoder))
-    }
+    deinit { detach() }
 }

@@ -16,7 +16,7 @@ enum PreEncodedCamera {
     static let clipSeconds = 4
 
     static func make(_ options: DoorMediaSession.Options, label: String, name: String,
-                     encoder: String, rtpOutput: String) throws -> UnsafeMutablePointer<GstElement> {
+                     encoder: String, rtpOutput: String) throws -> Bin {
         let duration = 1_000_000_000 / GstClockTime(max(1, options.framerate))
         let raw = "video/x-raw,format=I420,width=\(options.width),height=\(options.height),framerate=\(options.framerate)/1"
         let (encoding, payloader) = split(encoder)

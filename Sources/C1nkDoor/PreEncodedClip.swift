@@ -9,9 +9,9 @@ import Synchronization
 /// The buffers are never written after `encode` (a replay pushes shallow
 /// copies with its own timestamps), so one clip is shared by every door of
 /// the process that asks for the same description.
-final class PreEncodedClip: @unchecked Sendable { // immutable after init; GstBuffer refs are atomic
-    let caps: UnsafeMutablePointer<GstCaps>
-    let frames: [UnsafeMutablePointer<GstBuffer>]
+final class PreEncodedClip: Sendable { // immutable after init; the wrappers' refs are atomic
+    let caps: Caps
+    let frames: [Buffer]
     let isKeyframe: [Bool]
     let frameDuration: GstClockTime
 
@@ -20,16 +20,11 @@ final class PreEncodedClip: @unchecked Sendable { // immutable after init; GstBu
     /// Clips by description; touched on the main context only (sessions are made there).
     nonisolated(unsafe) private static var cache: [String: PreEncodedClip] = [:]
 
-    private init(caps: UnsafeMutablePointer<GstCaps>, frames: [UnsafeMutablePointer<GstBuffer>], frameDuration: GstClockTime) {
+    private init(caps: Caps, frames: [Buffer], frameDuration: GstClockTime) {
         self.caps = caps
         self.frames = frames
-        isKeyframe = frames.map { $0.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0 }
+        isKeyframe = frames.map { $0.pointer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0 }
         self.frameDuration = frameDuration
-    }
-
-    deinit {
-        frames.forEach { gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(OpaquePointer($0))) }
-        gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(OpaquePointer(caps)))
     }
 
     /// The first keyframe at or after `index`, wrapping to the clip's start
@@ -51,37 +46,24 @@ final class PreEncodedClip: @unchecked Sendable { // immutable after init; GstBu
     private static func encode(_ description: String, frameDuration: GstClockTime) throws -> PreEncodedClip {
         GStreamer.initialize()
         var error: UnsafeMutablePointer<GError>?
-        let launched = gst_parse_launch("\(description) ! appsink name=clip sync=false", &error)
+        // A floating reference (or none): the wrapper sinks it and drops it when done.
+        let launched = gst_parse_launch("\(description) ! appsink name=clip sync=false", &error).map { Pipeline(retaining: $0) }
         if let error {
-            let failure = GLibError.take(error)
-            if let launched { gst_object_unref(UnsafeMutableRawPointer(launched)) }
-            throw MediaError.badDescription(description, detail: failure.message)
+            throw MediaError.badDescription(description, detail: GLibError.take(error).message)
         }
-        guard let pipeline = launched, let sinkElement = Gst.find("clip", in: pipeline) else {
+        guard let pipeline = launched, let sink = pipeline.element(named: "clip") else {
             throw MediaError.badDescription(description, detail: "no clip pipeline")
         }
-        gst_object_ref_sink(UnsafeMutableRawPointer(pipeline))
-        defer {
-            gst_element_set_state(pipeline, GST_STATE_NULL)
-            gst_object_unref(UnsafeMutableRawPointer(sinkElement))
-            gst_object_unref(UnsafeMutableRawPointer(pipeline))
-        }
-        let sink = UnsafeMutablePointer<GstAppSink>(OpaquePointer(sinkElement))
-        gst_element_set_state(pipeline, GST_STATE_PLAYING)
-        var frames: [UnsafeMutablePointer<GstBuffer>] = []
-        var caps: UnsafeMutablePointer<GstCaps>?
+        defer { pipeline.setState(GST_STATE_NULL) }
+        pipeline.setState(GST_STATE_PLAYING)
+        var frames: [Buffer] = []
+        var caps: Caps?
         // A finite source ends with EOS (nil); an error stalls the pipeline, hence the timeout.
-        while let sample = gst_app_sink_try_pull_sample(sink, 10_000_000_000) {
-            if caps == nil, let sampleCaps = gst_sample_get_caps(sample) {
-                caps = UnsafeMutablePointer<GstCaps>(OpaquePointer(gst_mini_object_ref(UnsafeMutablePointer<GstMiniObject>(OpaquePointer(sampleCaps)))))
-            }
-            if let buffer = gst_sample_get_buffer(sample) {
-                frames.append(UnsafeMutablePointer<GstBuffer>(OpaquePointer(gst_mini_object_ref(UnsafeMutablePointer<GstMiniObject>(OpaquePointer(buffer))))))
-            }
-            gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(sample))
+        while let sample = Sample.pull(from: sink, seconds: 10) {
+            if caps == nil { caps = sample.caps }
+            if let buffer = sample.buffer { frames.append(buffer) }
         }
-        guard gst_app_sink_is_eos(sink) != 0, let caps, !frames.isEmpty else {
-            frames.forEach { gst_mini_object_unref(UnsafeMutablePointer<GstMiniObject>(OpaquePointer($0))) }
+        guard sink[bool: "eos"], let caps, !frames.isEmpty else {
             throw MediaError.pipeline("the clip '\(description)' did not encode to its end")
         }
         encodings.add(1, ordering: .relaxed)

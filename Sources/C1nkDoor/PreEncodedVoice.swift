@@ -11,7 +11,7 @@ enum PreEncodedVoice {
     static let packetSamples = 960 // 20 ms at 48 kHz, as the live voice's encoder sends them
 
     /// The voice's bin, or nil when the door's voice is not the default tone.
-    static func make(_ options: DoorMediaSession.Options) throws -> UnsafeMutablePointer<GstElement>? {
+    static func make(_ options: DoorMediaSession.Options) throws -> Bin? {
         guard options.preEncoded, options.audioSource == DoorMediaSession.Options().audioSource else { return nil }
         let (encoding, payloader) = PreEncodedCamera.split(options.audioCodec.encoder)
         let clip = try PreEncodedClip.shared(

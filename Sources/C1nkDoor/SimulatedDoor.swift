@@ -42,7 +42,7 @@ public final class SimulatedDoor {
     public private(set) var heardBands: [(time: Double, band: String, level: Double)] = []
 
     private let options: Options
-    private let log = Log.app
+    private let log = Log.door
     private let connector: WebSocketConnector
     private var socket: MessageSocket<ServerToDoorMessage>?
     private var peers: [String: DoorMediaSession] = [:]
@@ -84,7 +84,9 @@ public final class SimulatedDoor {
             case .failure(let error):
                 self.onEvent?(.error("cannot reach the server at \(self.options.serverURL): \(error.message)"))
             case .success(let connection):
-                let socket = MessageSocket<ServerToDoorMessage>(connection, log: self.log)
+                // The socket's lines stay under the commands' category: its warnings
+                // (a frame ignored) reach standard error as "c1nk: warning: …".
+                let socket = MessageSocket<ServerToDoorMessage>(connection, log: .app)
                 self.socket = socket
                 socket.onMessage = { [weak self] in self?.received($0) }
                 socket.onClosed = { [weak self] reason in

@@ -14,9 +14,6 @@ package final class WebRTCBin {
     /// The element (a bin: rtpbin and the transports are inside it); its
     /// owner adds it to the call's pipeline.
     package let webrtcbin: Bin
-    /// The same element, borrowed (valid while this object lives), for
-    /// callers not yet on the wrappers (the simulated door's session).
-    package var element: UnsafeMutablePointer<GstElement> { webrtcbin.pointer }
     private var signals: [SignalConnection] = []
     private let log = Log.callMedia
 
@@ -59,14 +56,6 @@ package final class WebRTCBin {
         }
         tuneIceAgent(gatheringOn: ice.effectiveLocalAddresses())
         watchSignals(onNewStream: onNewStream, onReceivingPad: onReceivingPad)
-    }
-
-    /// The door's form (`DoorMediaSession`): each receiving pad as a borrowed
-    /// pointer, valid while the callback runs; no stream watch.
-    package convenience init(name: String, ice: IceConfiguration, latencyMilliseconds: UInt,
-                     onSourcePad: @escaping (UnsafeMutablePointer<GstPad>) -> Void) throws {
-        try self.init(name: name, ice: ice, latencyMilliseconds: latencyMilliseconds, onNewStream: nil,
-                      onReceivingPad: { onSourcePad($0.pointer) })
     }
 
     /// Local addresses and libnice's pacing. The agent is read with a

@@ -51,7 +51,7 @@ struct BaselineBenchmark {
         let monitor = ProcessMonitor(pid: receiver.processIdentifier)
         MainContext.spin(0.5) // the receiver binds its port
 
-        let sender = try Self.sender(camera: Element(adopting: DoorMediaSession.camera(bench.doorMedia())), port: port)
+        let sender = try Self.sender(camera: DoorMediaSession.camera(bench.doorMedia()), port: port)
         sender.start()
         let started = MainContext.monotonicSeconds()
         MainContext.run(timeout: options.duration + 10) { !receiver.isRunning }

@@ -14,16 +14,16 @@ final class IceConfigurationTests: XCTestCase {
     func testTurnServersAreAcceptedAndNonsenseRefused() throws {
         var ice = IceConfiguration.loopback
         ice.turnServers = ["turn://user:secret@127.0.0.1:3478"]
-        XCTAssertNoThrow(try WebRTCBin(name: "t", ice: ice, latencyMilliseconds: 20) { _ in })
+        XCTAssertNoThrow(try WebRTCBin(name: "t", ice: ice, latencyMilliseconds: 20, onNewStream: nil) { _ in })
         ice.turnServers = ["turn://no-credentials-here"]
-        XCTAssertThrowsError(try WebRTCBin(name: "t", ice: ice, latencyMilliseconds: 20) { _ in }) { error in
+        XCTAssertThrowsError(try WebRTCBin(name: "t", ice: ice, latencyMilliseconds: 20, onNewStream: nil) { _ in }) { error in
             XCTAssertTrue("\(error)".contains("TURN"), "\(error)")
         }
     }
 
     /// No UPnP discovery: its thread and SSDP sockets outlived calls.
     func testTheIceAgentDoesNoUPnP() throws {
-        let webrtc = try WebRTCBin(name: "t", ice: .loopback, latencyMilliseconds: 20) { _ in }
+        let webrtc = try WebRTCBin(name: "t", ice: .loopback, latencyMilliseconds: 20, onNewStream: nil) { _ in }
         let agent = try XCTUnwrap(GObjectReference(property: "ice-agent", of: webrtc.webrtcbin.object))
         let nice = try XCTUnwrap(agent[object: "agent"])
         XCTAssertEqual(nice[bool: "upnp"], false, "upnp is off")

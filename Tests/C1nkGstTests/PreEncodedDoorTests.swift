@@ -35,8 +35,7 @@ final class PreEncodedDoorTests: XCTestCase {
             options.codec = codec
             options.preEncoded = true
             let camera = try DoorMediaSession.camera(options)
-            defer { gst_object_unref(UnsafeMutableRawPointer(camera)) }
-            let factories = Gst.elements(of: camera).compactMap { Gst.factoryName($0) }
+            let factories = camera.elements.compactMap(\.factoryName)
             XCTAssertTrue(factories.contains("appsrc"), "\(factories)")
             XCTAssertFalse(factories.contains { $0.hasSuffix("enc") }, "no encoder in the door's camera: \(factories)")
 
@@ -51,8 +50,7 @@ final class PreEncodedDoorTests: XCTestCase {
             XCTAssertEqual(clip.keyframe(atOrAfter: 61), 0, "after the last keyframe: the loop's start")
         }
         let voice = try XCTUnwrap(PreEncodedVoice.make({ var options = DoorMediaSession.Options(); options.preEncoded = true; return options }()))
-        defer { gst_object_unref(UnsafeMutableRawPointer(voice)) }
-        let voiceFactories = Gst.elements(of: voice).compactMap { Gst.factoryName($0) }
+        let voiceFactories = voice.elements.compactMap(\.factoryName)
         XCTAssertFalse(voiceFactories.contains { $0.hasSuffix("enc") }, "no encoder in the door's voice: \(voiceFactories)")
     }
 }

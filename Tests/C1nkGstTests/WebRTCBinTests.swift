@@ -18,7 +18,7 @@ final class WebRTCBinTests: XCTestCase {
         door.onOffer = { offer = $0 }
         waitUntil("the door's offer", timeout: 10) { offer != nil }
 
-        let webrtc = try WebRTCBin(name: "stopping", ice: .loopback, latencyMilliseconds: 20) { _ in }
+        let webrtc = try WebRTCBin(name: "stopping", ice: .loopback, latencyMilliseconds: 20, onNewStream: nil) { _ in }
         let pipeline = Pipeline(pipelineNamed: "stopping-call")
         pipeline.add(webrtc.webrtcbin)
         defer { pipeline.setState(GST_STATE_NULL) }
