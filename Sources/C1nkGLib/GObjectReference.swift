@@ -9,7 +9,7 @@ import CGStreamer
 /// `init(retaining:)` adds a plain reference and never sinks: an object
 /// still floating inside its owner (webrtcbin 1.22's ICE agent) stays
 /// floating, and its owner keeps the reference it has.
-public final class GObjectReference: @unchecked Sendable {
+public final class GObjectReference: GObjectProperties, @unchecked Sendable {
     public let object: gpointer
 
     /// Takes a reference the caller owns (an object property read, an action signal's result).
@@ -38,21 +38,6 @@ public final class GObjectReference: @unchecked Sendable {
     /// Calls `body` with the object, this reference kept alive until `body` returns.
     public func withOpaque<T>(_ body: (OpaquePointer) throws -> T) rethrows -> T {
         try withExtendedLifetime(self) { try body(opaque) }
-    }
-
-    public func has(property name: String) -> Bool { ObjectProperty.has(object, name) }
-
-    /// Sets a property from its string form (enums by nick, numbers, booleans).
-    public func set(_ name: String, fromString value: String) { ObjectProperty.set(object, name, value) }
-
-    public subscript(int name: String) -> Int {
-        get { Int(PropertyValue.read(object, name, c1nk_type_int64()) { g_value_get_int64($0) } ?? 0) }
-        set { PropertyValue.write(object, name, c1nk_type_int64()) { g_value_set_int64($0, gint64(newValue)) } }
-    }
-
-    public subscript(bool name: String) -> Bool {
-        get { (PropertyValue.read(object, name, c1nk_type_boolean()) { g_value_get_boolean($0) } ?? 0) != 0 }
-        set { PropertyValue.write(object, name, c1nk_type_boolean()) { g_value_set_boolean($0, newValue ? 1 : 0) } }
     }
 
     /// An object-valued property, with a reference of its own.
