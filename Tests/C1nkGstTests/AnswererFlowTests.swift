@@ -13,11 +13,12 @@ final class AnswererFlowTests: XCTestCase {
     private let door = "Hlavný vchod"
     private let candidate = IceCandidate(candidate: "candidate:1 1 UDP 2122260223 127.0.0.1 50000 typ host",
                                          sdpMid: "0", sdpMLineIndex: 0)
-    private var signaller: InMemorySignaller!
-    private var media: ScriptedCallMedia.Factory!
-    private var events: EventLog!
-    private var answerer: Answerer!
-    private var clock: ManualClock!
+    private var harness: ScriptedAnswerer!
+    private var signaller: InMemorySignaller { harness.signaller }
+    private var media: ScriptedCallMedia.Factory { harness.media }
+    private var events: EventLog { harness.events }
+    private var clock: ManualClock { harness.clock }
+    private var answerer: Answerer { harness.answerer }
 
     override func setUp() {
         Log.echoToStandardError = false
@@ -25,33 +26,21 @@ final class AnswererFlowTests: XCTestCase {
     }
 
     override func tearDown() {
-        answerer = nil
+        harness = nil
         Log.echoToStandardError = true
     }
 
     private func makeAnswerer(_ configure: (inout Answerer.Options) -> Void = { _ in }) {
-        signaller = InMemorySignaller()
-        media = ScriptedCallMedia.Factory()
-        events = EventLog()
-        clock = ManualClock()
-        answerer = Answerer(signaller: signaller, options: CallHarness.answererOptions(configure), events: events,
-                            makeMedia: media.make, clock: clock)
-        answerer.start()
-        signaller.connect()
+        harness = ScriptedAnswerer(configure)
     }
 
-    private var kinds: [CallEvent.Kind] { events.events.map(\.event.kind) }
-    private func last(_ kind: CallEvent.Kind) -> CallEvent? { events.events.last { $0.event.kind == kind }?.event }
+    private var kinds: [CallEvent.Kind] { harness.kinds }
+    private func last(_ kind: CallEvent.Kind) -> CallEvent? { harness.last(kind) }
 
     /// Rings `callId`, takes the door's offer and sends our answer: the call is ringing with media.
     @discardableResult
     private func ringWithMedia(_ callId: String = "c1") throws -> ScriptedCallMedia {
-        signaller.receive(.incoming(callId: callId, doorName: door))
-        signaller.receive(.joinOk(callId: callId))
-        signaller.receive(.offer(callId: callId, sdp: "v=0 offer"))
-        let session = try XCTUnwrap(media.latest)
-        session.answer()
-        return session
+        try harness.ringWithMedia(callId, door: door)
     }
 
     private func acceptedCall(_ callId: String = "c1") throws -> ScriptedCallMedia {

@@ -7,14 +7,15 @@ import XCTest
 
 /// The answerer's timers on a manual clock: each one fires when its time
 /// comes and not a moment before, for the call it was started for only.
-/// The in-memory signaller and scripted media of `AnswererFlowTests`; no sleeps.
+/// A `ScriptedAnswerer`: in-memory signaller, scripted media; no sleeps.
 final class AnswererTimerTests: XCTestCase {
     private let door = "Hlavný vchod"
-    private var signaller: InMemorySignaller!
-    private var media: ScriptedCallMedia.Factory!
-    private var events: EventLog!
-    private var clock: ManualClock!
-    private var answerer: Answerer!
+    private var harness: ScriptedAnswerer!
+    private var signaller: InMemorySignaller { harness.signaller }
+    private var media: ScriptedCallMedia.Factory { harness.media }
+    private var events: EventLog { harness.events }
+    private var clock: ManualClock { harness.clock }
+    private var answerer: Answerer { harness.answerer }
 
     override func setUp() {
         Log.echoToStandardError = false
@@ -22,32 +23,20 @@ final class AnswererTimerTests: XCTestCase {
     }
 
     override func tearDown() {
-        answerer = nil
+        harness = nil
         Log.echoToStandardError = true
     }
 
     private func makeAnswerer(_ configure: (inout Answerer.Options) -> Void = { _ in }) {
-        signaller = InMemorySignaller()
-        media = ScriptedCallMedia.Factory()
-        events = EventLog()
-        clock = ManualClock()
-        answerer = Answerer(signaller: signaller, options: CallHarness.answererOptions(configure), events: events,
-                            makeMedia: media.make, clock: clock)
-        answerer.start()
-        signaller.connect()
+        harness = ScriptedAnswerer(configure)
     }
 
-    private func last(_ kind: CallEvent.Kind) -> CallEvent? { events.events.last { $0.event.kind == kind }?.event }
-    private func count(_ kind: CallEvent.Kind) -> Int { events.events.filter { $0.event.kind == kind }.count }
+    private func last(_ kind: CallEvent.Kind) -> CallEvent? { harness.last(kind) }
+    private func count(_ kind: CallEvent.Kind) -> Int { harness.count(kind) }
 
     @discardableResult
     private func ringWithMedia(_ callId: String = "c1") throws -> ScriptedCallMedia {
-        signaller.receive(.incoming(callId: callId, doorName: door))
-        signaller.receive(.joinOk(callId: callId))
-        signaller.receive(.offer(callId: callId, sdp: "v=0 offer"))
-        let session = try XCTUnwrap(media.latest)
-        session.answer()
-        return session
+        try harness.ringWithMedia(callId, door: door)
     }
 
     @discardableResult
