@@ -84,20 +84,8 @@ final class MQTTBroker {
         return settings
     }
 
-    /// A self-signed certificate for 127.0.0.1 (its own authority), made with openssl.
-    static func makeCertificate() throws -> (certificate: String, key: String) {
-        let directory = temporaryDirectory()
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                             "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-        openssl.standardError = FileHandle.nullDevice
-        guard (try? openssl.run()) != nil else { throw XCTSkip("openssl is not installed") }
-        openssl.waitUntilExit()
-        guard openssl.terminationStatus == 0 else { throw XCTSkip("openssl could not make a certificate") }
-        return (directory + "/cert.pem", directory + "/key.pem")
-    }
+    /// A self-signed certificate for 127.0.0.1 (its own authority).
+    static func makeCertificate() throws -> (certificate: String, key: String) { try TestCertificate.make() }
 
     private static func freePort() -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)

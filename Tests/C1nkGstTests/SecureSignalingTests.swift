@@ -6,26 +6,11 @@ import XCTest
 
 /// `wss://`: the certificate is always checked; `--trust-ca` adds an authority.
 final class SecureSignalingTests: XCTestCase {
-    /// A self-signed certificate for 127.0.0.1, made with openssl.
-    func makeCertificate() throws -> (certificate: String, key: String) {
-        let directory = temporaryDirectory()
-        let openssl = Process()
-        openssl.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
-        openssl.arguments = ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1",
-                             "-keyout", directory + "/key.pem", "-out", directory + "/cert.pem",
-                             "-subj", "/CN=127.0.0.1", "-addext", "subjectAltName=IP:127.0.0.1"]
-        openssl.standardError = FileHandle.nullDevice
-        guard (try? openssl.run()) != nil else { throw XCTSkip("openssl is not installed") }
-        openssl.waitUntilExit()
-        XCTAssertEqual(openssl.terminationStatus, 0)
-        return (directory + "/cert.pem", directory + "/key.pem")
-    }
-
     func testUntrustedCertificateIsRefusedAndATrustedAuthorityIsAccepted() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
         var options = SignalServer.Options()
-        options.tlsCertificate = try makeCertificate()
+        options.tlsCertificate = try TestCertificate.make()
         let server = try SignalServer(options)
         XCTAssertTrue(server.url.hasPrefix("wss://"))
 
