@@ -8,6 +8,7 @@ import C1nkPipeline
 import C1nkProbes
 import C1nkService
 import C1nkSignaling
+import C1nkWeb
 import Foundation
 import Glibc
 
@@ -52,11 +53,16 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
+        if let problem = commandLine.web.usageProblem {
+            stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
+            return 2
+        }
         let events: EventLog
         let identity: DeviceIdentity
         let client: SignalClient
         var control: ControlServer?
         var home: HomeMQTT?
+        var web: WebServer?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
@@ -67,6 +73,7 @@ enum AnswerCommand {
             client = try SignalClient(configuration)
             control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
             home = try commandLine.mqtt.makeHome(deviceId: identity.id)
+            web = try commandLine.web.makeServer(recordingFolder: options.media.recording.map { ($0.template as NSString).deletingLastPathComponent })
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
@@ -88,6 +95,7 @@ enum AnswerCommand {
             }
             control?.broadcast(object)
             home?.send(event)
+            web?.send(event, object: object)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
             case .ringing, .accepted, .ended, .disconnected, .connectFailed:
@@ -109,6 +117,7 @@ enum AnswerCommand {
         screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
         home?.command = { answerer.command($0) }
+        web?.api.command = { answerer.command($0) }
         home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
 
         var stopping = false
@@ -162,6 +171,7 @@ enum AnswerCommand {
         }
         control?.stop()
         home?.stop()
+        web?.stop()
         withExtendedLifetime((watches, input, hourly, notifier)) {}
         return 0
     }
