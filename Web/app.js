@@ -55,7 +55,6 @@ function listen() {
   for (const name of ["ringing", "accepted", "ended", "door-opened", "door-open-failed", "missed", "registered", "disconnected", "recorded"]) {
     events.addEventListener(name, (e) => {
       const event = JSON.parse(e.data);
-      if (name === "ringing") notify(event.doorName);
       if (name === "door-open-failed") $("notice").textContent = "Dvere sa neotvorili: " + (event.reason || "chyba");
       refresh();
     });
@@ -95,6 +94,7 @@ function render(state) {
   $("mute").textContent = page.muted ? "zapnúť" : "stlmiť";
   if (elsewhere) $("notice").textContent = "Prijaté inde";
   else if (phase !== previous.state) $("notice").textContent = "";
+  if (phase === "ringing" && page.notified !== state.callId) { page.notified = state.callId; notify(state.door); }
   if (phase === "idle") { page.mine = null; stopMedia(); }
   else if (phase === "ringing" || (phase === "call" && !elsewhere)) startMedia(state.callId);
   else stopMedia();

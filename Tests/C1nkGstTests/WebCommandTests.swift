@@ -21,7 +21,7 @@ final class WebCommandTests: XCTestCase {
     }
 
     /// The answerer on the door's server with the web page on, a password set with `web-password`.
-    func startAnswerer(server: SignalServer, extra: [String] = []) throws -> Answerer {
+    static func startAnswerer(server: SignalServer, extra: [String] = []) throws -> Answerer {
         let directory = temporaryDirectory()
         let passwordFile = directory + "/web-password"
         let setter = Process()
@@ -65,7 +65,7 @@ final class WebCommandTests: XCTestCase {
         var doorEvents: [SimulatedDoor.Event] = []
         let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.doorName = "Vchod B" }) { doorEvents.append($0) }
         defer { door.stop(); server.stop() }
-        let answerer = try startAnswerer(server: server)
+        let answerer = try Self.startAnswerer(server: server)
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
         // The self-signed certificate was made once, owner-only, in the state folder.
         var info = stat()
@@ -142,7 +142,7 @@ final class WebCommandTests: XCTestCase {
         defer { Log.echoToStandardError = true }
         let server = try SignalServer()
         defer { server.stop() }
-        let answerer = try startAnswerer(server: server)
+        let answerer = try Self.startAnswerer(server: server)
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
         try Data("not ours".utf8).write(to: URL(fileURLWithPath: answerer.directory + "/secret.mkv"))
         try Data("ours".utf8).write(to: URL(fileURLWithPath: answerer.recordings + "/call-1.mkv"))

@@ -1,0 +1,85 @@
+import Foundation
+import Glibc
+import XCTest
+@testable import C1nkDoor
+@testable import C1nkGLib
+@testable import C1nkLocal
+
+/// The real page in headless Chromium against `c1nk-gst-answer --web-port`
+/// and the simulated door: two phones log in, see the ring, press accept at
+/// once (one call, the other told "prijaté inde"), open the door, hang up.
+final class WebPageTests: XCTestCase {
+    /// Records the page's Web Notifications (the browser shows none headless).
+    static let notificationSpy = """
+        window.__notifications = [];
+        (() => { const Real = window.Notification; if (!Real) return;
+          class Spy extends Real { constructor(title, options) { super(title, options); window.__notifications.push(title); } }
+          Object.defineProperty(Spy, "permission", { get: () => Real.permission });
+          Spy.requestPermission = (...a) => Real.requestPermission(...a);
+          window.Notification = Spy; })();
+        """
+
+    func testTwoBrowsersLogInSeeTheRingOneAnswersOpensAndHangsUp() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        var doorEvents: [SimulatedDoor.Event] = []
+        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.doorName = "Hlavný vchod" }) { doorEvents.append($0) }
+        defer { door.stop(); server.stop() }
+        let answerer = try WebCommandTests.startAnswerer(server: server)
+        defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
+        let browser = try DevToolsBrowser()
+        defer { browser.stop() }
+        let url = "https://127.0.0.1:\(answerer.port)/"
+        let phones = [try browser.open(url, beforeLoad: Self.notificationSpy), try browser.open(url, beforeLoad: Self.notificationSpy)]
+        for phone in phones {
+            waitUntil("the login form", timeout: 15) { phone.string("document.body.dataset.state") == "login" && phone.string("String(document.getElementById('login').hidden)") == "false" }
+            try phone.evaluate("document.getElementById('password').value = 'wrong'; document.getElementById('login-form').requestSubmit()")
+            waitUntil("a wrong password said") { phone.string("document.getElementById('login-error').textContent") == "Nesprávne heslo." }
+            try phone.evaluate("document.getElementById('password').value = '\(WebCommandTests.password)'; document.getElementById('login-form').requestSubmit()")
+            waitUntil("logged in, idle") { phone.string("document.body.dataset.state") == "idle" }
+        }
+        XCTAssertEqual(phones[0].string("String(document.cookie)"), "", "the session cookie is HttpOnly")
+        waitUntil("online") { door.isReady && phones[0].string("String(document.getElementById('online').classList.contains('on'))") == "true" }
+
+        door.ring()
+        for phone in phones {
+            waitUntil("ringing in the page") { phone.string("document.body.dataset.state") == "ringing" }
+            XCTAssertEqual(phone.string("document.getElementById('door-name').textContent"), "Hlavný vchod")
+            XCTAssertEqual(phone.string("document.getElementById('overline').textContent"), "ZVONÍ")
+            waitUntil("a notification") { phone.string("JSON.stringify(window.__notifications)") == "[\"Zvoní: Hlavný vchod\"]" }
+        }
+        if ProcessInfo.processInfo.environment["C1NK_UPDATE_SCREENS"] == "1" {
+            let screens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent("docs/screens/web-ringing.png")
+            try phones[0].screenshot().write(to: screens)
+        }
+        let png = try phones[0].screenshot()
+        XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG of the page")
+
+        // Both press accept in the same instant: one call.
+        for phone in phones { phone.start("document.getElementById('accept').click()") }
+        waitUntil("one in the call, the other told") {
+            let shown = phones.map { $0.string("document.getElementById('overline').textContent") }
+            return shown.sorted() == ["HOVOR", "PRIJATÉ INDE"]
+        }
+        let winner = phones.first { $0.string("document.getElementById('overline').textContent") == "HOVOR" }!
+        let other = phones.first { $0 !== winner }!
+        XCTAssertEqual(other.string("document.getElementById('notice').textContent"), "Prijaté inde")
+        XCTAssertEqual(other.string("String(document.getElementById('call-actions').hidden)"), "true", "no controls for the other phone")
+        XCTAssertEqual(winner.string("String(document.getElementById('call-actions').hidden)"), "false")
+        XCTAssertEqual(winner.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE")
+
+        try winner.evaluate("document.getElementById('open').click()")
+        waitUntil("the door opened") { doorEvents.contains(.doorOpened) }
+        waitUntil("ODOMKNUTÉ once confirmed") { winner.string("document.getElementById('open').textContent") == "ODOMKNUTÉ" }
+        try winner.evaluate("document.getElementById('mute').click()")
+        waitUntil("muted") { winner.string("document.getElementById('mute').textContent") == "zapnúť" }
+
+        try winner.evaluate("document.getElementById('hangup').click()")
+        for phone in phones {
+            waitUntil("idle again") { phone.string("document.body.dataset.state") == "idle" }
+            waitUntil("the ring listed") { phone.string("document.getElementById('rings').textContent").contains("Hlavný vchod") }
+            XCTAssertTrue(phone.string("document.getElementById('rings').textContent").contains("prijaté"))
+        }
+    }
+}
