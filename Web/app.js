@@ -140,7 +140,8 @@ async function command(word) {
 $("accept").addEventListener("click", async () => {
   const callId = page.state.callId;
   page.mine = callId;
-  if (!(await command("accept"))) page.mine = null;
+  $("video").muted = false;
+  if (!(await command("accept"))) { page.mine = null; $("video").muted = true; }
   refresh();
 });
 $("reject").addEventListener("click", () => command("reject"));
@@ -174,7 +175,12 @@ async function startMedia(callId) {
   const response = await fetch("/api/whep", { method: "POST", credentials: "same-origin",
     headers: { "Content-Type": "application/sdp", "X-CSRF-Token": page.csrf || "" }, body: pc.localDescription.sdp });
   if (page.media !== media) return;
-  if (response.status !== 201) { stopMedia(); return; }
+  if (response.status !== 201) {
+    // 409: the door's media have not started yet; ask again while it rings or the call goes on.
+    stopMedia();
+    if (response.status === 409) setTimeout(() => { if (page.state.callId === callId && !page.media) render(page.state); }, 700);
+    return;
+  }
   media.resource = response.headers.get("Location");
   await pc.setRemoteDescription({ type: "answer", sdp: await response.text() });
 }
@@ -185,6 +191,7 @@ function stopMedia() {
   delete document.body.dataset.playing;
   const video = $("video");
   video.srcObject = null;
+  video.muted = true;
   if (!media) return;
   media.pc.close();
   if (media.resource) fetch(media.resource, { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": page.csrf || "" } }).catch(() => {});

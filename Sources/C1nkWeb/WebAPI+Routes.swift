@@ -17,6 +17,17 @@ extension WebAPI {
             return .response(Self.json(200, ["rings": rings.json, "recordings": configuration.recordings.json]))
         case ("GET", "/api/events"): return .events
         case ("POST", "/api/command"): return .response(runCommand(request, client: client))
+        case ("POST", "/api/whep"):
+            guard whep != nil else { return .response(Self.error(404, "this answerer sends no media to the page")) }
+            guard (request.header("content-type") ?? "").lowercased().hasPrefix("application/sdp"),
+                  let offer = String(validating: request.body, as: UTF8.self), !offer.isEmpty else {
+                return .response(Self.error(400, "send the SDP offer as application/sdp"))
+            }
+            return .whep(offer: offer, client: client.id)
+        case ("DELETE", let path) where path.hasPrefix("/api/whep/"):
+            let id = String(path.dropFirst("/api/whep/".count))
+            guard whepDelete?(id) == true else { return .response(Self.error(404, "no such viewer")) }
+            return .response(Self.json(200, ["ok": true]))
         case ("GET", let path) where path.hasPrefix("/api/recordings/"):
             return .response(recording(String(path.dropFirst("/api/recordings/".count))))
         case (_, "/api/state"), (_, "/api/calls"), (_, "/api/events"), (_, "/api/command"), (_, "/api/session"), (_, "/api/logout"):

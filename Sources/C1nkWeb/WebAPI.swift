@@ -12,6 +12,14 @@ public final class WebAPI {
         case response(HTTPResponse)
         /// Subscribe the request to the server-sent events.
         case events
+        /// A browser's WHEP offer, answered later by `whep`.
+        case whep(offer: String, client: String)
+    }
+
+    /// What `whep` answers: the viewer's id and the SDP answer, or a refusal.
+    public enum MediaReply: Sendable {
+        case answer(id: String, sdp: String)
+        case refused(status: Int, message: String)
     }
 
     public struct Configuration {
@@ -46,6 +54,10 @@ public final class WebAPI {
     public private(set) var rings = WebRings()
     /// One command word (accept, reject, open, hangup, mute, unmute); an error text or nil.
     public var command: (String) -> String? = { _ in "no answerer" }
+    /// A browser's offer for the call's media (`POST /api/whep`); nil: no media to the page.
+    public var whep: ((_ offer: String, _ client: String, _ reply: @escaping (MediaReply) -> Void) -> Void)?
+    /// Ends the viewer `id` (`DELETE /api/whep/ID`); false when there is none.
+    public var whepDelete: ((_ id: String) -> Bool)?
 
     public init(_ configuration: Configuration, rings: WebRings = WebRings()) {
         self.configuration = configuration

@@ -60,6 +60,18 @@ public final class WebServer {
         switch api.handle(request, now: MainContext.monotonicSeconds()) {
         case .response(let response):
             exchange.respond(response)
+        case let .whep(offer, client):
+            guard let whep = api.whep else { return exchange.respond(WebAPI.error(404, "no media")) }
+            whep(offer, client) { reply in
+                switch reply {
+                case let .answer(id, sdp):
+                    exchange.respond(HTTPResponse(status: 201, headers: [("Content-Type", "application/sdp"), ("Location", "/api/whep/" + id),
+                                                                        ("Cache-Control", "no-store")] + WebAPI.securityHeaders,
+                                                  body: Array(sdp.utf8)))
+                case let .refused(status, message):
+                    exchange.respond(WebAPI.error(status, message))
+                }
+            }
         case .events:
             guard streams.count < Self.maximumStreams else {
                 exchange.respond(WebAPI.error(503, "too many event streams open"))

@@ -63,6 +63,7 @@ enum AnswerCommand {
         var control: ControlServer?
         var home: HomeMQTT?
         var web: WebServer?
+        var webMedia: WebMedia?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
@@ -96,6 +97,7 @@ enum AnswerCommand {
             control?.broadcast(object)
             home?.send(event)
             web?.send(event, object: object)
+            webMedia?.event(event)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
             case .ringing, .accepted, .ended, .disconnected, .connectFailed:
@@ -118,6 +120,9 @@ enum AnswerCommand {
         control?.onCommand = { answerer.command($0) }
         home?.command = { answerer.command($0) }
         web?.api.command = { answerer.command($0) }
+        webMedia = web.map { _ in WebMedia(answerer: answerer) }
+        web?.api.whep = { webMedia?.offer($0, client: $1, reply: $2) }
+        web?.api.whepDelete = { webMedia?.delete($0) ?? false }
         home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
 
         var stopping = false

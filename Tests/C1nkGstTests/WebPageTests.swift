@@ -48,6 +48,14 @@ final class WebPageTests: XCTestCase {
             XCTAssertEqual(phone.string("document.getElementById('overline').textContent"), "ZVONÍ")
             waitUntil("a notification") { phone.string("JSON.stringify(window.__notifications)") == "[\"Zvoní: Hlavný vchod\"]" }
         }
+        // The door's live video as the ring's preview, decoded in the page.
+        func decodedFrames(_ phone: DevToolsBrowser.Page) -> Int {
+            Int(phone.string("String(document.getElementById('video').getVideoPlaybackQuality().totalVideoFrames)")) ?? 0
+        }
+        for phone in phones {
+            waitUntil("the preview's frames decoded in the page", timeout: 15) { decodedFrames(phone) > 5 }
+        }
+        XCTAssertEqual(phones[0].string("String(document.getElementById('video').videoWidth)"), "640")
         if ProcessInfo.processInfo.environment["C1NK_UPDATE_SCREENS"] == "1" {
             let screens = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent("docs/screens/web-ringing.png")
@@ -68,6 +76,8 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(other.string("String(document.getElementById('call-actions').hidden)"), "true", "no controls for the other phone")
         XCTAssertEqual(winner.string("String(document.getElementById('call-actions').hidden)"), "false")
         XCTAssertEqual(winner.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE")
+        let framesAtAccept = decodedFrames(winner)
+        waitUntil("the call's video goes on in the page") { decodedFrames(winner) > framesAtAccept + 15 }
 
         try winner.evaluate("document.getElementById('open').click()")
         waitUntil("the door opened") { doorEvents.contains(.doorOpened) }
