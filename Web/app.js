@@ -96,8 +96,7 @@ function render(state) {
   else if (phase !== previous.state) $("notice").textContent = "";
   if (phase === "ringing" && page.notified !== state.callId) { page.notified = state.callId; notify(state.door); }
   if (phase === "idle") { page.mine = null; stopMedia(); }
-  else if (phase === "ringing" || (phase === "call" && !elsewhere)) startMedia(state.callId);
-  else stopMedia();
+  else startMedia(state.callId); // ringing: the preview; in a call, here or elsewhere: watching
 }
 
 function renderCalls(calls) {
@@ -196,5 +195,11 @@ function stopMedia() {
   media.pc.close();
   if (media.resource) fetch(media.resource, { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": page.csrf || "" } }).catch(() => {});
 }
+
+// A page that goes away ends its viewer at once (one that vanishes is ended when its event stream closes).
+window.addEventListener("pagehide", () => {
+  const media = page.media;
+  if (media && media.resource) fetch(media.resource, { method: "DELETE", credentials: "same-origin", keepalive: true, headers: { "X-CSRF-Token": page.csrf || "" } }).catch(() => {});
+});
 
 start();

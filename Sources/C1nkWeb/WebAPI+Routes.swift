@@ -12,10 +12,10 @@ extension WebAPI {
             var response = Self.json(200, ["ok": true])
             response.headers.append(("Set-Cookie", WebCredentials.clearCookie))
             return .response(response)
-        case ("GET", "/api/state"): return .response(Self.json(200, state.json))
+        case ("GET", "/api/state"): return .response(Self.json(200, state.json.merging(["viewers": viewerCount()]) { own, _ in own }))
         case ("GET", "/api/calls"):
             return .response(Self.json(200, ["rings": rings.json, "recordings": configuration.recordings.json]))
-        case ("GET", "/api/events"): return .events
+        case ("GET", "/api/events"): return .events(client: client.id)
         case ("POST", "/api/command"): return .response(runCommand(request, client: client))
         case ("POST", "/api/whep"):
             guard whep != nil else { return .response(Self.error(404, "this answerer sends no media to the page")) }

@@ -10,8 +10,8 @@ import Foundation
 public final class WebAPI {
     public enum Reply {
         case response(HTTPResponse)
-        /// Subscribe the request to the server-sent events.
-        case events
+        /// Subscribe the request to the server-sent events (`client`: who, for `clientGone`).
+        case events(client: String)
         /// A browser's WHEP offer, answered later by `whep`.
         case whep(offer: String, client: String)
     }
@@ -56,6 +56,10 @@ public final class WebAPI {
     public var command: (String) -> String? = { _ in "no answerer" }
     /// A browser's offer for the call's media (`POST /api/whep`); nil: no media to the page.
     public var whep: ((_ offer: String, _ client: String, _ reply: @escaping (MediaReply) -> Void) -> Void)?
+    /// The last event stream of `client` closed: the page went away (its viewers can go).
+    public var clientGone: ((_ client: String) -> Void)?
+    /// Browsers receiving the call's media now (`viewers` of `/api/state`).
+    public var viewerCount: () -> Int = { 0 }
     /// Ends the viewer `id` (`DELETE /api/whep/ID`); false when there is none.
     public var whepDelete: ((_ id: String) -> Bool)?
 

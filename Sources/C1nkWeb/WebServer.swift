@@ -25,7 +25,7 @@ public final class WebServer {
     /// Requests refused before their body was read.
     public var refusedBodies: Int { http?.refusedBodies ?? 0 }
     private var http: HTTPServer?
-    private var streams: [ObjectIdentifier: HTTPExchange] = [:]
+    private var streams: [ObjectIdentifier: (exchange: HTTPExchange, client: String)] = [:]
     private var keepAlive: GLibTimer?
 
     public init(settings: Settings, api: WebAPI) throws {
@@ -47,7 +47,7 @@ public final class WebServer {
     }
 
     public func stop() {
-        for stream in streams.values { stream.finish() }
+        for stream in streams.values { stream.exchange.finish() }
         streams.removeAll()
         keepAlive = nil
         http?.stop()
@@ -72,22 +72,26 @@ public final class WebServer {
                     exchange.respond(WebAPI.error(status, message))
                 }
             }
-        case .events:
+        case .events(let client):
             guard streams.count < Self.maximumStreams else {
                 exchange.respond(WebAPI.error(503, "too many event streams open"))
                 return
             }
             let key = ObjectIdentifier(exchange)
-            exchange.onClosed = { [weak self] in self?.streams[key] = nil }
+            exchange.onClosed = { [weak self] in
+                guard let self else { return }
+                self.streams[key] = nil
+                if !self.streams.values.contains(where: { $0.client == client }) { self.api.clientGone?(client) }
+            }
             exchange.startStream(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
                                                         ("X-Accel-Buffering", "no")] + WebAPI.securityHeaders)
-            streams[key] = exchange
+            streams[key] = (exchange, client)
             let state = (try? JSONSerialization.data(withJSONObject: api.state.json, options: [.sortedKeys])) ?? Data("{}".utf8)
             exchange.send("retry: 2000\nevent: state\ndata: \(String(decoding: state, as: UTF8.self))\n\n")
         }
     }
 
     private func broadcast(_ text: String) {
-        for stream in streams.values { stream.send(text) }
+        for stream in streams.values { stream.exchange.send(text) }
     }
 }

@@ -123,6 +123,8 @@ enum AnswerCommand {
         webMedia = web.map { _ in WebMedia(answerer: answerer) }
         web?.api.whep = { webMedia?.offer($0, client: $1, reply: $2) }
         web?.api.whepDelete = { webMedia?.delete($0) ?? false }
+        web?.api.viewerCount = { webMedia?.viewerCount ?? 0 }
+        web?.api.clientGone = { webMedia?.clientGone($0) }
         home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
 
         var stopping = false

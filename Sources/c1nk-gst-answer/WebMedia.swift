@@ -13,6 +13,7 @@ final class WebMedia {
     private let answerer: Answerer
     private var tap: CallTap?
     private var viewers: [String: BrowserViewer] = [:]
+    private var clients: [String: String] = [:]
     var viewerCount: Int { viewers.count }
 
     init(answerer: Answerer) { self.answerer = answerer }
@@ -52,7 +53,11 @@ final class WebMedia {
             return reply(.refused(status: 500, message: "\(error)"))
         }
         viewers[id] = viewer
-        viewer.onClosed = { [weak self] _ in self?.viewers[id] = nil }
+        clients[id] = client
+        viewer.onClosed = { [weak self] _ in
+            self?.viewers[id] = nil
+            self?.clients[id] = nil
+        }
         Log.app.info("\(client) watches call \(tap.callId) (viewer \(id), \(viewers.count) watching)")
         viewer.start { result in
             switch result {
@@ -68,9 +73,15 @@ final class WebMedia {
         return true
     }
 
+    /// The page of `client` went away (its last event stream closed): its viewers end.
+    func clientGone(_ client: String) {
+        for (id, owner) in clients where owner == client { viewers[id]?.close("the page went away") }
+    }
+
     private func endAll(_ reason: String) {
         for viewer in viewers.values { viewer.close(reason) }
         viewers.removeAll()
+        clients.removeAll()
         tap?.stop()
         tap = nil
     }

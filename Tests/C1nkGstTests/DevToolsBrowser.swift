@@ -11,11 +11,19 @@ import XCTest
 final class DevToolsBrowser {
     final class Page {
         let session: String
+        let target: String
         unowned let browser: DevToolsBrowser
-        init(session: String, browser: DevToolsBrowser) {
+        init(session: String, target: String, browser: DevToolsBrowser) {
             self.session = session
+            self.target = target
             self.browser = browser
         }
+
+        /// Crashes the page's renderer: a browser that disappears, no unload handler run.
+        func crash() { browser.send("Page.crash", [:], session: session) }
+
+        /// Closes the tab, as a phone whose page goes away.
+        func close() throws { _ = try browser.call("Target.closeTarget", ["targetId": target]) }
 
         /// The value of `expression` (promises awaited).
         @discardableResult
@@ -84,7 +92,7 @@ final class DevToolsBrowser {
         let context = try call("Target.createBrowserContext", [:])["browserContextId"] as? String ?? ""
         let target = try call("Target.createTarget", ["url": "about:blank", "browserContextId": context])["targetId"] as? String ?? ""
         let session = try call("Target.attachToTarget", ["targetId": target, "flatten": true])["sessionId"] as? String ?? ""
-        let page = Page(session: session, browser: self)
+        let page = Page(session: session, target: target, browser: self)
         _ = try call("Page.enable", [:], session: session)
         if let script { _ = try call("Page.addScriptToEvaluateOnNewDocument", ["source": script], session: session) }
         _ = try call("Browser.grantPermissions", ["permissions": ["notifications", "audioCapture"], "browserContextId": context,

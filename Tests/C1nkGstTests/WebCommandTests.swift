@@ -206,3 +206,57 @@ final class WebCommandTests: XCTestCase {
         XCTAssertTrue(noPassword.err.contains("c1nk-gst-answer web-password"), noPassword.err)
     }
 }
+
+extension WebCommandTests {
+    /// `POST /api/whep` refused for every bad input, and at most ten browsers watching.
+    func testMediaOffersTheirRefusalsAndTenViewersAtMost() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        let (server, door) = try AnswerCommandTests.serverAndDoor { _ in }
+        defer { door.stop(); server.stop() }
+        let answerer = try Self.startAnswerer(server: server)
+        defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
+        let directory = temporaryDirectory()
+        let offerFile = directory + "/offer.sdp"
+        try WHEPOfferTests.offer().write(toFile: offerFile, atomically: true, encoding: .utf8)
+        try "hello, not SDP".write(toFile: directory + "/bad.sdp", atomically: true, encoding: .utf8)
+        var browser = WebClient(port: answerer.port)
+        XCTAssertEqual(browser.login(Self.password).status, 200)
+        var script = WebClient(port: answerer.port)
+        script.token = Self.token
+        let sdp = "Content-Type: application/sdp"
+        func offer(_ client: WebClient, _ file: String = offerFile, csrf: Bool = true) -> WebClient.Reply {
+            client.request("POST", "/api/whep", bodyFile: file, headers: [sdp], csrf: csrf)
+        }
+        XCTAssertEqual(WebClient(port: answerer.port).request("POST", "/api/whep", bodyFile: offerFile, headers: [sdp]).status, 401)
+        XCTAssertEqual(offer(browser, csrf: false).status, 403, "a session's offer needs the CSRF token")
+        waitUntil("registered") { door.isReady }
+        XCTAssertEqual(offer(script).status, 409, "no call: nothing to watch")
+        door.ring()
+        waitUntil("the door's media flow to the tap", timeout: 15) { offer(script).status != 409 }
+        XCTAssertEqual(script.request("POST", "/api/whep", bodyFile: offerFile, headers: ["Content-Type: text/plain"]).status, 400)
+        let malformed = offer(script, directory + "/bad.sdp")
+        XCTAssertEqual(malformed.status, 400)
+        XCTAssertTrue(malformed.json["error"] as? String ?? "" != "", malformed.body)
+        waitUntil("the first viewer") { script.request("GET", "/api/state").json["viewers"] as? Int ?? 0 >= 1 }
+        var locations: [String] = []
+        while (script.request("GET", "/api/state").json["viewers"] as? Int ?? 0) < WebMediaLimits.viewers {
+            let reply = offer(browser)
+            XCTAssertEqual(reply.status, 201, reply.body)
+            XCTAssertEqual(reply.headers["content-type"], "application/sdp")
+            XCTAssertTrue(reply.body.contains("a=candidate:") && reply.body.contains("a=end-of-candidates"), reply.body)
+            XCTAssertTrue(reply.body.contains("a=sendonly"), "the door's media go one way to a watching browser")
+            if let location = reply.headers["location"] { locations.append(location) }
+            if locations.count > WebMediaLimits.viewers { break }
+        }
+        XCTAssertEqual(offer(browser).status, 503, "an eleventh browser")
+        let last = try XCTUnwrap(locations.last)
+        XCTAssertEqual(browser.request("DELETE", last).status, 200)
+        XCTAssertEqual(browser.request("DELETE", last).status, 404, "gone")
+        XCTAssertEqual(offer(browser).status, 201, "room again")
+        XCTAssertEqual(script.request("POST", "/api/command", json: ["command": "reject"]).status, 200)
+        waitUntil("the viewers end with the call") { script.request("GET", "/api/state").json["viewers"] as? Int == 0 }
+    }
+}
+
+enum WebMediaLimits { static let viewers = 10 }

@@ -85,8 +85,18 @@ final class WebPageTests: XCTestCase {
         try winner.evaluate("document.getElementById('mute').click()")
         waitUntil("muted") { winner.string("document.getElementById('mute').textContent") == "zapnúť" }
 
+        // Both watch; the other phone's page disappears (its renderer crashes): its viewer ends, the call goes on.
+        var state = WebClient(port: answerer.port)
+        state.token = WebCommandTests.token
+        waitUntil("two browsers watching") { state.request("GET", "/api/state").json["viewers"] as? Int == 2 }
+        other.crash()
+        waitUntil("the vanished page's viewer ended", timeout: 15) { state.request("GET", "/api/state").json["viewers"] as? Int == 1 }
+        XCTAssertEqual(state.request("GET", "/api/state").json["state"] as? String, "call")
+        let framesThen = decodedFrames(winner)
+        waitUntil("the call's video goes on") { decodedFrames(winner) > framesThen + 10 }
+
         try winner.evaluate("document.getElementById('hangup').click()")
-        for phone in phones {
+        for phone in [winner] {
             waitUntil("idle again") { phone.string("document.body.dataset.state") == "idle" }
             waitUntil("the ring listed") { phone.string("document.getElementById('rings').textContent").contains("Hlavný vchod") }
             XCTAssertTrue(phone.string("document.getElementById('rings').textContent").contains("prijaté"))
