@@ -141,6 +141,7 @@ $("accept").addEventListener("click", async () => {
   page.mine = callId;
   $("video").muted = false;
   if (!(await command("accept"))) { page.mine = null; $("video").muted = true; }
+  else talk();
   refresh();
 });
 $("reject").addEventListener("click", () => command("reject"));
@@ -155,10 +156,11 @@ async function startMedia(callId) {
   stopMedia();
   if (!window.RTCPeerConnection) return;
   const pc = new RTCPeerConnection();
-  const media = { callId, pc, resource: null };
+  const media = { callId, pc, resource: null, microphone: null };
   page.media = media;
   pc.addTransceiver("video", { direction: "recvonly" });
-  pc.addTransceiver("audio", { direction: "recvonly" });
+  // sendrecv from the start, with no track: the microphone is added once this browser accepted (talk()).
+  media.audio = pc.addTransceiver("audio", { direction: "sendrecv" });
   pc.ontrack = (event) => {
     const video = $("video");
     if (!video.srcObject) video.srcObject = new MediaStream();
@@ -182,16 +184,35 @@ async function startMedia(callId) {
   }
   media.resource = response.headers.get("Location");
   await pc.setRemoteDescription({ type: "answer", sdp: await response.text() });
+  if (page.mine === callId) talk();
+}
+
+// This browser answered: its microphone becomes the call's (mixed with the
+// local one, through the same gates). Nothing is captured before accept.
+async function talk() {
+  const media = page.media;
+  if (!media || media.microphone || page.mine !== media.callId || !navigator.mediaDevices) return;
+  try {
+    const stream = await navigator.mediaDevices.getUserMedia({ audio: { echoCancellation: true, noiseSuppression: true } });
+    if (page.media !== media || page.mine !== media.callId) { stream.getTracks().forEach((t) => t.stop()); return; }
+    media.microphone = stream;
+    await media.audio.sender.replaceTrack(stream.getAudioTracks()[0]);
+    document.body.dataset.talking = "1";
+  } catch (error) {
+    $("notice").textContent = "Mikrofón nie je dostupný.";
+  }
 }
 
 function stopMedia() {
   const media = page.media;
   page.media = null;
   delete document.body.dataset.playing;
+  delete document.body.dataset.talking;
   const video = $("video");
   video.srcObject = null;
   video.muted = true;
   if (!media) return;
+  if (media.microphone) media.microphone.getTracks().forEach((track) => track.stop());
   media.pc.close();
   if (media.resource) fetch(media.resource, { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": page.csrf || "" } }).catch(() => {});
 }

@@ -1,13 +1,16 @@
 import C1nkGLib
 import C1nkPipeline
+import C1nkProbes
 import CGStreamer
 import Foundation
+import Synchronization
 
 /// One browser watching the call (the web page's `POST /api/whep`): a
 /// `webrtcbin` of its own that sends the door's RTP from a `CallTap`,
 /// repacketised for the browser's payload types and never decoded or
 /// re-encoded (video sendonly, audio sendrecv). The browser's own audio is
-/// received and discarded here: the call's microphone stays the local one.
+/// decoded and, while this viewer is the talker (`setTalking`), pushed into
+/// the call's microphone (`WebTalk`); otherwise dropped.
 /// A browser that goes away (its connection failed or closed) ends only its
 /// viewer; the call goes on. Main context.
 public final class BrowserViewer {
@@ -28,6 +31,10 @@ public final class BrowserViewer {
     private var gatheringTimeout: GLibTimer?
     private var closed = false
     private let log = Log.callMedia
+    private let talk = TalkRoute()
+    /// Buffers of the browser's voice decoded so far (tests, diagnostics).
+    public var voiceBuffers: Int { Int(voiceCounter.value.load(ordering: .relaxed)) }
+    private let voiceCounter = FrameCounter()
 
     /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
@@ -41,11 +48,41 @@ public final class BrowserViewer {
             if let sink = incoming.pad(for: "audio"), !sink.isLinked { _ = pad.link(sink) }
         })
         _ = pipeline.add(webrtc.webrtcbin)
-        let discard = AnswerSession.discardingSink("browser-audio")
-        _ = pipeline.add(discard)
-        incoming.set("audio", discard.staticPad("sink"))
         self.offerSDP = offerSDP
+        incoming.set("audio", try prepareVoice())
     }
+
+    /// The browser's Opus decoded to the call's raw format, ending in a sink
+    /// whose probe hands each buffer to `talk`. Returns where webrtcbin's
+    /// audio pad links.
+    private func prepareVoice() throws -> Pad? {
+        let names = ["rtpopusdepay", "opusdec", "audioconvert", "audioresample", "capsfilter"]
+        let elements = names.compactMap { Element.make($0) }
+        guard elements.count == names.count else { throw MediaError.missingElement("opusdec", package: "gstreamer1.0-plugins-base") }
+        elements[4].set("caps", fromString: WebTalk.rawCaps)
+        let sink = AnswerSession.discardingSink("browser-voice")
+        for element in elements + [sink] { _ = pipeline.add(element) }
+        for (a, b) in zip(elements + [sink], (elements + [sink]).dropFirst()) where !a.link(b) {
+            throw MediaError.negotiation("cannot build the browser's voice path")
+        }
+        let talk = self.talk, counter = voiceCounter
+        sink.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { info in
+            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) {
+                counter.value.add(1, ordering: .relaxed)
+                talk.push(buffer)
+            }
+            return GST_PAD_PROBE_OK
+        }
+        return elements[0].staticPad("sink")
+    }
+
+    /// Whether this browser's voice reaches the call (one talker at a time: `WebMedia` decides).
+    public func setTalking(_ talking: Bool) {
+        isTalking = talking && tap.talkInput != nil
+        talk.set(isTalking ? tap.talkInput : nil)
+    }
+
+    public private(set) var isTalking = false
 
     private let offerSDP: String
 
@@ -154,6 +191,7 @@ public final class BrowserViewer {
         guard !closed else { return }
         closed = true
         gatheringTimeout = nil
+        talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
         _ = pipeline.setState(GST_STATE_NULL)

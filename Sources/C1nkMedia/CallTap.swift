@@ -15,10 +15,14 @@ public final class CallTap: @unchecked Sendable {
     private var caps: [String: String] = [:]
     private var probes: [(Pad, gulong)] = []
     private weak var session: AnswerSession?
+    /// The call's talk input (`WebTalk`), when its microphone has one.
+    let talkInput: Element?
 
     public init(session: AnswerSession) {
         callId = session.callId
         self.session = session
+        talkInput = session.element(named: WebTalk.inputName)
+        talkInput?.set("caps", fromString: WebTalk.rawCaps)
         for media in ["video", "audio"] {
             guard let pad = session.inputs.pad(for: media) else { continue }
             let id = pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in

@@ -21,6 +21,8 @@ enum AnswerCommand {
         var options = commandLine.answerer
         do {
             options.media = try loadMedia(commandLine)
+            // The web page's talk input mixed with the microphone (docs/web.md).
+            if commandLine.web.port != nil { options.media.audioSource = WebTalk.audioSource(wrapping: options.media.audioSource) }
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return exitCode(for: error)
@@ -125,6 +127,7 @@ enum AnswerCommand {
         web?.api.whepDelete = { webMedia?.delete($0) ?? false }
         web?.api.viewerCount = { webMedia?.viewerCount ?? 0 }
         web?.api.clientGone = { webMedia?.clientGone($0) }
+        webMedia?.talker = { web?.api.state.phase == .call ? web?.api.state.acceptedBy : nil }
         home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
 
         var stopping = false
@@ -143,6 +146,7 @@ enum AnswerCommand {
                 return
             }
             var newOptions = fresh.answerer
+            if fresh.web.port != nil { newOptions.media.audioSource = WebTalk.audioSource(wrapping: newOptions.media.audioSource) }
             newOptions.exitAfterCalls = answerer.options.exitAfterCalls
             newOptions.media.ice = answerer.options.media.ice
             // The display pipeline lives as long as the process: calls keep sending it their video.

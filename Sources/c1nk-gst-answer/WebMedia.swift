@@ -7,14 +7,30 @@ import C1nkWeb
 /// The call's media to the web page's browsers (`POST /api/whep`): one
 /// `CallTap` on the call in progress, made when its media connect, and a
 /// `BrowserViewer` per browser, at most `maximumViewers`. The call ending
-/// ends them all; a browser leaving ends its own. Main context.
+/// ends them all; a browser leaving ends its own. One talks at a time: the
+/// newest viewer of the client whose accept answered the call (`talker`),
+/// once the call is accepted; every other viewer only watches. Main context.
 final class WebMedia {
     static let maximumViewers = 10
     private let answerer: Answerer
     private var tap: CallTap?
     private var viewers: [String: BrowserViewer] = [:]
     private var clients: [String: String] = [:]
+    private var order: [String] = []
     var viewerCount: Int { viewers.count }
+    /// The client whose accept answered the call in progress, if any (WebCallState.acceptedBy once in a call).
+    var talker: () -> String? = { nil }
+
+    /// The viewer that talks: the newest one of `talker`'s.
+    static func talkingViewer(order: [String], clients: [String: String], talker: String?) -> String? {
+        guard let talker else { return nil }
+        return order.last { clients[$0] == talker }
+    }
+
+    private func updateTalker() {
+        let chosen = Self.talkingViewer(order: order, clients: clients, talker: talker())
+        for (id, viewer) in viewers { viewer.setTalking(id == chosen) }
+    }
 
     init(answerer: Answerer) { self.answerer = answerer }
 
@@ -28,6 +44,11 @@ final class WebMedia {
             }
         case .ended:
             endAll("the call ended")
+            return
+        default: break
+        }
+        switch event {
+        case .accepted: updateTalker()
         default: break
         }
     }
@@ -54,14 +75,20 @@ final class WebMedia {
         }
         viewers[id] = viewer
         clients[id] = client
+        order.append(id)
         viewer.onClosed = { [weak self] _ in
-            self?.viewers[id] = nil
-            self?.clients[id] = nil
+            guard let self else { return }
+            self.viewers[id] = nil
+            self.clients[id] = nil
+            self.order.removeAll { $0 == id }
+            self.updateTalker()
         }
         Log.app.info("\(client) watches call \(tap.callId) (viewer \(id), \(viewers.count) watching)")
-        viewer.start { result in
+        viewer.start { [weak self] result in
             switch result {
-            case .success(let answer): reply(.answer(id: id, sdp: answer))
+            case .success(let answer):
+                self?.updateTalker()
+                reply(.answer(id: id, sdp: answer))
             case .failure(let error): reply(.refused(status: 400, message: "\(error)"))
             }
         }
@@ -82,6 +109,7 @@ final class WebMedia {
         for viewer in viewers.values { viewer.close(reason) }
         viewers.removeAll()
         clients.removeAll()
+        order.removeAll()
         tap?.stop()
         tap = nil
     }

@@ -21,7 +21,7 @@ final class WebCommandTests: XCTestCase {
     }
 
     /// The answerer on the door's server with the web page on, a password set with `web-password`.
-    static func startAnswerer(server: SignalServer, extra: [String] = []) throws -> Answerer {
+    static func startAnswerer(server: SignalServer, audioSource: String = "audiotestsrc is-live=true", extra: [String] = []) throws -> Answerer {
         let directory = temporaryDirectory()
         let passwordFile = directory + "/web-password"
         let setter = Process()
@@ -49,7 +49,7 @@ final class WebCommandTests: XCTestCase {
         let command = try AnswerCommandTests.Command("c1nk-gst-answer", [
             "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual",
             "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
-            "--audio-source", "audiotestsrc is-live=true", "--ringtone", "none",
+            "--audio-source", audioSource, "--ringtone", "none",
             "--record", recordings + "/call.mkv",
             "--web-port", String(port), "--web-password-file", passwordFile, "--web-token-file", tokenFile] + extra,
             environment: ["XDG_STATE_HOME": directory + "/state"])

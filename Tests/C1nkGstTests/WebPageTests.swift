@@ -25,9 +25,17 @@ final class WebPageTests: XCTestCase {
         var doorEvents: [SimulatedDoor.Event] = []
         let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.doorName = "Hlavný vchod" }) { doorEvents.append($0) }
         defer { door.stop(); server.stop() }
-        let answerer = try WebCommandTests.startAnswerer(server: server)
+        // The local microphone is silent: what the door hears is the browser's.
+        let answerer = try WebCommandTests.startAnswerer(server: server, audioSource: "audiotestsrc is-live=true wave=silence")
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
-        let browser = try DevToolsBrowser()
+        let voice = answerer.directory + "/voice.wav"
+        let maker = Process()
+        maker.executableURL = URL(fileURLWithPath: "/usr/bin/gst-launch-1.0")
+        maker.arguments = ["-q", "audiotestsrc", "freq=3000", "volume=0.5", "num-buffers=300", "!", "audio/x-raw,rate=48000,channels=1",
+                           "!", "wavenc", "!", "filesink", "location=" + voice]
+        try maker.run()
+        maker.waitUntilExit()
+        let browser = try DevToolsBrowser(extraFlags: ["--use-file-for-fake-audio-capture=" + voice])
         defer { browser.stop() }
         let url = "https://127.0.0.1:\(answerer.port)/"
         let phones = [try browser.open(url, beforeLoad: Self.notificationSpy), try browser.open(url, beforeLoad: Self.notificationSpy)]
@@ -42,6 +50,7 @@ final class WebPageTests: XCTestCase {
         waitUntil("online") { door.isReady && phones[0].string("String(document.getElementById('online').classList.contains('on'))") == "true" }
 
         door.ring()
+        let rangAt = MainContext.monotonicSeconds()
         for phone in phones {
             waitUntil("ringing in the page") { phone.string("document.body.dataset.state") == "ringing" }
             XCTAssertEqual(phone.string("document.getElementById('door-name').textContent"), "Hlavný vchod")
@@ -64,6 +73,8 @@ final class WebPageTests: XCTestCase {
         let png = try phones[0].screenshot()
         XCTAssertEqual(Array(png.prefix(4)), [0x89, 0x50, 0x4E, 0x47], "a PNG of the page")
 
+        // Ringing for seconds with both previews playing: the door heard nothing of the room.
+        XCTAssertLessThan(door.loudestHeard(since: rangAt), -60, "nothing of the browsers before accept")
         // Both press accept in the same instant: one call.
         for phone in phones { phone.start("document.getElementById('accept').click()") }
         waitUntil("one in the call, the other told") {
@@ -76,6 +87,10 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(other.string("String(document.getElementById('call-actions').hidden)"), "true", "no controls for the other phone")
         XCTAssertEqual(winner.string("String(document.getElementById('call-actions').hidden)"), "false")
         XCTAssertEqual(winner.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE")
+        let acceptedAt = MainContext.monotonicSeconds()
+        waitUntil("the winner talks") { winner.string("String(document.body.dataset.talking)") == "1" }
+        waitUntil("the door hears the browser's microphone", timeout: 15) { door.loudestHeard(since: acceptedAt) > -40 }
+        XCTAssertEqual(other.string("String(document.body.dataset.talking)"), "undefined", "one talker")
         let framesAtAccept = decodedFrames(winner)
         waitUntil("the call's video goes on in the page") { decodedFrames(winner) > framesAtAccept + 15 }
 
