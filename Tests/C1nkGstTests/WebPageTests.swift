@@ -4,6 +4,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkLocal
+@testable import C1nkProbes
 
 /// The real page in headless Chromium against `c1nk-gst-answer --web-port`
 /// and the simulated door: two phones log in, see the ring, press accept at
@@ -19,11 +20,33 @@ final class WebPageTests: XCTestCase {
           window.Notification = Spy; })();
         """
 
+    /// Reads the door's stamp (FrameStamp: the capture time and the frame's
+    /// sequence number, as rows of blocks) from the frame the page shows, through a canvas.
+    static let readStamp = """
+        (() => { const v = document.getElementById('video'); const w = v.videoWidth, h = v.videoHeight; if (!w) return '';
+          const c = document.createElement('canvas'); c.width = w; c.height = h;
+          const g = c.getContext('2d', { willReadFrequently: true }); g.drawImage(v, 0, 0, w, h);
+          const blocks = 26, bw = Math.floor(w / (blocks + 2)), top = h - 32;
+          function row(t) { const img = g.getImageData(0, t + 6, w, 4).data;
+            const bit = (b) => { let s = 0; const x0 = b * bw + Math.floor(bw / 2) - 2;
+              for (let y = 0; y < 4; y++) for (let x = x0; x < x0 + 4; x++) { const i = (y * w + x) * 4; s += (img[i] + img[i + 1] + img[i + 2]) / 3; }
+              return s / 16 > 128; };
+            if (!bit(0) || bit(1)) return -1; let n = 0; for (let b = 2; b < blocks; b++) n = n * 2 + (bit(b) ? 1 : 0); return n; }
+          return row(top) + ' ' + row(top - 24); })()
+        """
+
+    /// The stamp of the frame on the page now: its age (ms, the clock every process here shares) and sequence number.
+    static func stamp(_ page: DevToolsBrowser.Page) -> (age: Double, sequence: Int)? {
+        let parts = page.string(readStamp).split(separator: " ").compactMap { Int($0) }
+        guard parts.count == 2, parts[0] >= 0, parts[1] >= 0, let age = FrameStamp.age(of: parts[0]) else { return nil }
+        return (age, parts[1])
+    }
+
     func testTwoBrowsersLogInSeeTheRingOneAnswersOpensAndHangsUp() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
         var doorEvents: [SimulatedDoor.Event] = []
-        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.doorName = "Hlavný vchod" }) { doorEvents.append($0) }
+        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.doorName = "Hlavný vchod"; $0.media.stampTime = true }) { doorEvents.append($0) }
         defer { door.stop(); server.stop() }
         // The local microphone is silent: what the door hears is the browser's.
         let answerer = try WebCommandTests.startAnswerer(server: server, audioSource: "audiotestsrc is-live=true wave=silence")
@@ -93,6 +116,11 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(other.string("String(document.body.dataset.talking)"), "undefined", "one talker")
         let framesAtAccept = decodedFrames(winner)
         waitUntil("the call's video goes on in the page") { decodedFrames(winner) > framesAtAccept + 15 }
+        // The door's own frames, read back from the page's pixels: fresh, and moving on.
+        var first: (age: Double, sequence: Int)?
+        waitUntil("a stamped frame read back from the page") { first = Self.stamp(winner); return first != nil }
+        waitUntil("a later stamped frame") { (Self.stamp(winner)?.sequence ?? 0) > (first?.sequence ?? .max) + 10 }
+        XCTAssertLessThan(try XCTUnwrap(first).age, 2000, "the frame on the page was captured moments ago")
 
         try winner.evaluate("document.getElementById('open').click()")
         waitUntil("the door opened") { doorEvents.contains(.doorOpened) }
