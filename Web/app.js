@@ -162,6 +162,8 @@ async function startMedia(callId) {
   // sendrecv from the start, with no track: the microphone is added once this browser accepted (talk()).
   media.audio = pc.addTransceiver("audio", { direction: "sendrecv" });
   pc.ontrack = (event) => {
+    // Loopback and home Wi-Fi: the least buffering the browser allows (Chromium's jitter buffer target).
+    try { if ("jitterBufferTarget" in event.receiver) event.receiver.jitterBufferTarget = 0; else event.receiver.playoutDelayHint = 0; } catch (_) {}
     const video = $("video");
     if (!video.srcObject) video.srcObject = new MediaStream();
     video.srcObject.addTrack(event.track);

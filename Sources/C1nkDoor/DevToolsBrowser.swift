@@ -1,18 +1,17 @@
+import C1nkGLib
 import Foundation
 import Glibc
-import XCTest
-@testable import C1nkDoor
-@testable import C1nkGLib
 
 /// Headless Chromium driven over the DevTools protocol (its WebSocket, with
 /// libsoup's client on the main context): pages in separate browser
 /// contexts (separate cookies, as separate phones), scripts evaluated in
 /// them, screenshots. The flags are the browser door's (no display, no GPU).
-final class DevToolsBrowser {
-    final class Page {
-        let session: String
-        let target: String
-        unowned let browser: DevToolsBrowser
+/// The web page's tests and benchmark drive the real page with it.
+public final class DevToolsBrowser {
+    public final class Page {
+        public let session: String
+        public let target: String
+        public unowned let browser: DevToolsBrowser
         init(session: String, target: String, browser: DevToolsBrowser) {
             self.session = session
             self.target = target
@@ -20,14 +19,14 @@ final class DevToolsBrowser {
         }
 
         /// Crashes the page's renderer: a browser that disappears, no unload handler run.
-        func crash() { browser.send("Page.crash", [:], session: session) }
+        public func crash() { browser.send("Page.crash", [:], session: session) }
 
         /// Closes the tab, as a phone whose page goes away.
-        func close() throws { _ = try browser.call("Target.closeTarget", ["targetId": target]) }
+        public func close() throws { _ = try browser.call("Target.closeTarget", ["targetId": target]) }
 
         /// The value of `expression` (promises awaited).
         @discardableResult
-        func evaluate(_ expression: String, timeout: Double = 10) throws -> Any? {
+        public func evaluate(_ expression: String, timeout: Double = 10) throws -> Any? {
             let reply = try browser.call("Runtime.evaluate", ["expression": expression, "awaitPromise": true, "returnByValue": true],
                                          session: session, timeout: timeout)
             if let exception = reply["exceptionDetails"] as? [String: Any] {
@@ -37,26 +36,27 @@ final class DevToolsBrowser {
         }
 
         /// Starts `expression` without waiting for it.
-        func start(_ expression: String) { browser.send("Runtime.evaluate", ["expression": expression], session: session) }
+        public func start(_ expression: String) { browser.send("Runtime.evaluate", ["expression": expression], session: session) }
 
-        func string(_ expression: String) -> String { ((try? evaluate(expression)) as? String) ?? "" }
+        public func string(_ expression: String) -> String { ((try? evaluate(expression)) as? String) ?? "" }
 
         /// A PNG of the page.
-        func screenshot() throws -> Data {
+        public func screenshot() throws -> Data {
             let reply = try browser.call("Page.captureScreenshot", ["format": "png"], session: session)
             return Data(base64Encoded: reply["data"] as? String ?? "") ?? Data()
         }
     }
 
     private let process = Process()
-    private let profile = temporaryDirectory()
+    private let profile = NSTemporaryDirectory() + "c1nk-devtools-" + UUID().uuidString.prefix(8)
     private var socket: WebSocketConnection?
     private var nextId = 0
     private var replies: [Int: [String: Any]] = [:]
     private let connector: WebSocketConnector
 
-    init(extraFlags: [String] = []) throws {
-        guard let executable = BrowserDoor.executable else { throw XCTSkip("headless Chromium is not installed") }
+    public init(extraFlags: [String] = []) throws {
+        guard let executable = BrowserDoor.executable else { throw DevToolsError("headless Chromium is not installed: apt-get install chromium") }
+        try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
         connector = try WebSocketConnector(trustedCAFile: nil)
         process.executableURL = URL(fileURLWithPath: executable)
         process.arguments = BrowserDoor.flags(profile: profile) + ["--remote-debugging-port=0", "--ignore-certificate-errors",
@@ -88,7 +88,7 @@ final class DevToolsBrowser {
     deinit { stop() }
 
     /// A new page in a browser context of its own, at `url`.
-    func open(_ url: String, beforeLoad script: String? = nil) throws -> Page {
+    public func open(_ url: String, beforeLoad script: String? = nil) throws -> Page {
         let context = try call("Target.createBrowserContext", [:])["browserContextId"] as? String ?? ""
         let target = try call("Target.createTarget", ["url": "about:blank", "browserContextId": context])["targetId"] as? String ?? ""
         let session = try call("Target.attachToTarget", ["targetId": target, "flatten": true])["sessionId"] as? String ?? ""
@@ -101,7 +101,7 @@ final class DevToolsBrowser {
         return page
     }
 
-    func stop() {
+    public func stop() {
         socket?.close()
         socket = nil
         if process.isRunning {
@@ -115,7 +115,7 @@ final class DevToolsBrowser {
     }
 
     @discardableResult
-    func send(_ method: String, _ params: [String: Any], session: String? = nil) -> Int {
+    public func send(_ method: String, _ params: [String: Any], session: String? = nil) -> Int {
         nextId += 1
         var message: [String: Any] = ["id": nextId, "method": method, "params": params]
         if let session { message["sessionId"] = session }
@@ -124,7 +124,7 @@ final class DevToolsBrowser {
         return nextId
     }
 
-    func call(_ method: String, _ params: [String: Any], session: String? = nil, timeout: Double = 10) throws -> [String: Any] {
+    public func call(_ method: String, _ params: [String: Any], session: String? = nil, timeout: Double = 10) throws -> [String: Any] {
         let id = send(method, params, session: session)
         _ = MainContext.run(timeout: timeout) { self.replies[id] != nil }
         guard let reply = replies.removeValue(forKey: id) else { throw DevToolsError("\(method): no reply in \(timeout) s") }
@@ -138,13 +138,13 @@ final class DevToolsBrowser {
         replies[id] = object
     }
 
-    static func origin(_ url: String) -> String {
+    public static func origin(_ url: String) -> String {
         guard let components = URLComponents(string: url), let scheme = components.scheme, let host = components.host else { return url }
         return "\(scheme)://\(host)" + (components.port.map { ":\($0)" } ?? "")
     }
 }
 
-struct DevToolsError: Error, CustomStringConvertible {
-    let description: String
-    init(_ description: String) { self.description = description }
+public struct DevToolsError: Error, CustomStringConvertible {
+    public let description: String
+    public init(_ description: String) { self.description = description }
 }
