@@ -21,7 +21,8 @@ final class WebCommandTests: XCTestCase {
     }
 
     /// The answerer on the door's server with the web page on, a password set with `web-password`.
-    static func startAnswerer(server: SignalServer, audioSource: String = "audiotestsrc is-live=true", extra: [String] = []) throws -> Answerer {
+    static func startAnswerer(server: SignalServer, audioSource: String = "audiotestsrc is-live=true", extra: [String] = [],
+                              scheme: String = "https") throws -> Answerer {
         let directory = temporaryDirectory()
         let passwordFile = directory + "/web-password"
         let setter = Process()
@@ -53,7 +54,7 @@ final class WebCommandTests: XCTestCase {
             "--record", recordings + "/call.mkv",
             "--web-port", String(port), "--web-password-file", passwordFile, "--web-token-file", tokenFile] + extra,
             environment: ["XDG_STATE_HOME": directory + "/state"])
-        let client = WebClient(port: port)
+        let client = WebClient(port: port, scheme: scheme)
         waitUntil("the web page is served", timeout: 15) { client.request("GET", "/").status == 200 || !command.process.isRunning }
         XCTAssertTrue(command.process.isRunning, command.stderr)
         return Answerer(command: command, port: port, directory: directory, recordings: recordings)
@@ -204,6 +205,36 @@ final class WebCommandTests: XCTestCase {
                                          "--web-password-file", directory + "/none"], environment: ["XDG_STATE_HOME": directory])
         XCTAssertEqual(noPassword.status, 1)
         XCTAssertTrue(noPassword.err.contains("c1nk-gst-answer web-password"), noPassword.err)
+        XCTAssertEqual(try run(["--web-port", "8443", "--web-plain-http", "--web-cert", "/etc/hostname", "--web-key", "/etc/hostname"]).status, 2)
+
+        // HTTPS listens on every interface; plain HTTP only on loopback.
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        let server = try SignalServer()
+        defer { server.stop() }
+        let secure = try Self.startAnswerer(server: server)
+        XCTAssertEqual(Self.listeningAddress(port: secure.port), "00000000")
+        secure.command.signal(SIGTERM)
+        _ = secure.command.wait()
+        let plain = try Self.startAnswerer(server: server, extra: ["--web-plain-http"], scheme: "http")
+        defer { plain.command.signal(SIGTERM); _ = plain.command.wait() }
+        XCTAssertEqual(Self.listeningAddress(port: plain.port), "0100007F", "127.0.0.1 only")
+        var client = WebClient(port: plain.port, scheme: "http")
+        XCTAssertEqual(client.login(Self.password).status, 200)
+        XCTAssertEqual(client.request("GET", "/api/state").status, 200)
+    }
+
+    /// The local address (hex, as /proc/net/tcp has it) of the socket listening on `port`.
+    static func listeningAddress(port: UInt16) -> String? {
+        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
+        let wanted = String(format: "%04X", port)
+        for line in table.split(separator: "\n").dropFirst() {
+            let columns = line.split(separator: " ")
+            guard columns.count > 3, columns[3] == "0A" else { continue }
+            let local = columns[1].split(separator: ":")
+            if local.count == 2, local[1] == wanted { return String(local[0]) }
+        }
+        return nil
     }
 }
 

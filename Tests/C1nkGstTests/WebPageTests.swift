@@ -145,5 +145,17 @@ final class WebPageTests: XCTestCase {
             waitUntil("the ring listed") { phone.string("document.getElementById('rings').textContent").contains("Hlavný vchod") }
             XCTAssertTrue(phone.string("document.getElementById('rings').textContent").contains("prijaté"))
         }
+        // A ring answered elsewhere (a script, as the wall or the control socket would): both pages stop ringing.
+        var script = WebClient(port: answerer.port)
+        script.token = WebCommandTests.token
+        door.ring()
+        waitUntil("ringing again") { winner.string("document.body.dataset.state") == "ringing" }
+        XCTAssertEqual(script.request("POST", "/api/command", json: ["command": "accept"]).status, 200)
+        waitUntil("the page told it was answered elsewhere") {
+            winner.string("document.getElementById('overline').textContent") == "PRIJATÉ INDE"
+        }
+        XCTAssertEqual(winner.string("String(document.getElementById('ringing-actions').hidden)"), "true", "no more accept")
+        XCTAssertEqual(script.request("POST", "/api/command", json: ["command": "hangup"]).status, 200)
+        waitUntil("idle") { winner.string("document.body.dataset.state") == "idle" }
     }
 }
