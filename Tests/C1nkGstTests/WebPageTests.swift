@@ -158,4 +158,31 @@ final class WebPageTests: XCTestCase {
         XCTAssertEqual(script.request("POST", "/api/command", json: ["command": "hangup"]).status, 200)
         waitUntil("idle") { winner.string("document.body.dataset.state") == "idle" }
     }
+
+    /// An open-door lost on a bad network is reported in the page, never shown as opened.
+    func testAnOpenDoorThatFailsIsReportedInThePage() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        guard BrowserDoor.executable != nil else { throw XCTSkip("headless Chromium is not installed") }
+        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.confirmsOpening = false }) { _ in }
+        defer { door.stop(); server.stop() }
+        let answerer = try WebCommandTests.startAnswerer(server: server)
+        defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
+        let browser = try DevToolsBrowser()
+        defer { browser.stop() }
+        let phone = try browser.open("https://127.0.0.1:\(answerer.port)/")
+        waitUntil("the login form", timeout: 15) { phone.string("String(document.getElementById('login').hidden)") == "false" }
+        try phone.evaluate("document.getElementById('password').value = '\(WebCommandTests.password)'; document.getElementById('login-form').requestSubmit()")
+        waitUntil("logged in") { phone.string("document.body.dataset.state") == "idle" && door.isReady }
+        door.ring()
+        waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
+        try phone.evaluate("document.getElementById('accept').click()")
+        waitUntil("in the call") { phone.string("document.getElementById('overline').textContent") == "HOVOR" }
+        try phone.evaluate("document.getElementById('open').click()")
+        waitUntil("the failure said", timeout: 12) {
+            phone.string("document.getElementById('notice').textContent").hasPrefix("Dvere sa neotvorili")
+        }
+        XCTAssertEqual(phone.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE", "not shown as opened; press again to retry")
+        XCTAssertFalse(door.doorOpened)
+    }
 }
