@@ -107,7 +107,7 @@ function renderCalls(calls) {
     door.textContent = ring.door;
     const when = document.createElement("span");
     when.className = "when";
-    when.textContent = new Date(ring.t).toLocaleString("sk-SK") + " · " + ({ answered: "prijaté", missed: "zmeškané", rejected: "odmietnuté", ringing: "zvoní" }[ring.outcome] || ring.outcome);
+    when.textContent = new Date(ring.t).toLocaleString("sk-SK") + " · " + ({ answered: "prijaté", missed: "zmeškané", rejected: "odmietnuté", ringing: "zvoní", "answered-elsewhere": "prijaté inde" }[ring.outcome] || ring.outcome);
     item.append(door, when);
     return item;
   }));

@@ -1,4 +1,6 @@
 import C1nkCommandLine
+import C1nkDisplay
+import C1nkGLib
 import C1nkWeb
 import Foundation
 import Glibc
@@ -99,7 +101,11 @@ extension WebCommandOptions {
                 settings.certificate = try WebCertificate.selfSigned(in: WebCertificate.defaultFolder(), hostname: MQTTCommandOptions.hostname())
             }
         }
-        let api = WebAPI(.init(passwordHash: hash, token: token, root: root, recordings: WebRecordings(folder: recordingFolder)))
+        // The rings before this process, from the wall display's history file (when it keeps one).
+        let history = RingHistory(warn: { Log.app.warning($0) }).latest(100)
+        let seed = history.map { WebRings.Ring(t: $0.t, door: $0.door, outcome: $0.outcome.rawValue) }
+        let api = WebAPI(.init(passwordHash: hash, token: token, root: root, recordings: WebRecordings(folder: recordingFolder)),
+                         rings: WebRings(seed: seed))
         return try WebServer(settings: settings, api: api)
     }
 }

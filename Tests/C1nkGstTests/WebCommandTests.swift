@@ -22,8 +22,12 @@ final class WebCommandTests: XCTestCase {
 
     /// The answerer on the door's server with the web page on, a password set with `web-password`.
     static func startAnswerer(server: SignalServer, audioSource: String = "audiotestsrc is-live=true", extra: [String] = [],
-                              scheme: String = "https") throws -> Answerer {
+                              scheme: String = "https", history: String? = nil) throws -> Answerer {
         let directory = temporaryDirectory()
+        if let history {
+            try FileManager.default.createDirectory(atPath: directory + "/state/c1nk", withIntermediateDirectories: true)
+            try history.write(toFile: directory + "/state/c1nk/history.jsonl", atomically: true, encoding: .utf8)
+        }
         let passwordFile = directory + "/web-password"
         let setter = Process()
         setter.executableURL = AnswerCommandTests.binaries.appendingPathComponent("c1nk-gst-answer")
@@ -143,13 +147,18 @@ final class WebCommandTests: XCTestCase {
         defer { Log.echoToStandardError = true }
         let server = try SignalServer()
         defer { server.stop() }
-        let answerer = try Self.startAnswerer(server: server)
+        let answerer = try Self.startAnswerer(server: server, history: "{\"t\":1700000000000,\"door\":\"Dvor\",\"outcome\":\"answered-elsewhere\"}\n")
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
         try Data("not ours".utf8).write(to: URL(fileURLWithPath: answerer.directory + "/secret.mkv"))
         try Data("ours".utf8).write(to: URL(fileURLWithPath: answerer.recordings + "/call-1.mkv"))
 
         var browser = WebClient(port: answerer.port)
         XCTAssertEqual(browser.login(Self.password).status, 200)
+        // The rings before this process, from the ring history file.
+        let seeded = (browser.request("GET", "/api/calls").json["rings"] as? [[String: Any]])?.first
+        XCTAssertEqual(seeded?["door"] as? String, "Dvor")
+        XCTAssertEqual(seeded?["outcome"] as? String, "answered-elsewhere")
+        XCTAssertEqual(seeded?["t"] as? Int, 1_700_000_000_000)
         // Paths outside the web root, plain and encoded.
         for path in ["/../../../etc/passwd", "/%2e%2e/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/.hidden", "/a/../../x"] {
             let reply = browser.request("GET", path, asIs: true)
