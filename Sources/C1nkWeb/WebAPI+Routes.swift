@@ -9,6 +9,7 @@ extension WebAPI {
             return .response(Self.json(200, ["ok": true]))
         case ("POST", "/api/logout"):
             if let token = credentials.session { sessions.remove(token) }
+            onLogout?(client.id)
             var response = Self.json(200, ["ok": true])
             response.headers.append(("Set-Cookie", WebCredentials.clearCookie))
             return .response(response)

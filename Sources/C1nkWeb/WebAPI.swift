@@ -58,6 +58,8 @@ public final class WebAPI {
     public var whep: ((_ offer: String, _ client: String, _ reply: @escaping (MediaReply) -> Void) -> Void)?
     /// The last event stream of `client` closed: the page went away (its viewers can go).
     public var clientGone: ((_ client: String) -> Void)?
+    /// A session logged out: its event streams end (`WebServer`).
+    var onLogout: ((_ client: String) -> Void)?
     /// Browsers receiving the call's media now (`viewers` of `/api/state`).
     public var viewerCount: () -> Int = { 0 }
     /// Ends the viewer `id` (`DELETE /api/whep/ID`); false when there is none.

@@ -35,6 +35,10 @@ public final class WebServer {
                               maximumBodyBytes: Self.maximumBodyBytes) { [weak self] request, exchange in
             self?.handle(request, exchange)
         }
+        api.onLogout = { [weak self] client in
+            guard let self else { return }
+            for stream in self.streams.values where stream.client == client { stream.exchange.finish() }
+        }
         keepAlive = GLibTimer(after: 15, repeats: true) { [weak self] in self?.broadcast(": keep-alive\n\n") }
         Log.web.info("the web page is on \(settings.plainHTTP ? "http://127.0.0.1" : "https://<this host>"):\(port)")
     }

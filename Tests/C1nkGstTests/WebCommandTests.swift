@@ -138,8 +138,12 @@ final class WebCommandTests: XCTestCase {
         XCTAssertEqual(file.status, 200)
         XCTAssertEqual(file.headers["content-type"], "video/x-matroska")
 
+        let sessionStream = try browser.events(into: answerer.directory + "/session-events.txt")
+        defer { if sessionStream.isRunning { sessionStream.terminate() } }
+        waitUntil("the session's stream") { ((try? String(contentsOfFile: answerer.directory + "/session-events.txt", encoding: .utf8)) ?? "").contains("event: state") }
         XCTAssertEqual(browser.request("POST", "/api/logout", json: [:]).status, 200)
         XCTAssertEqual(browser.request("GET", "/api/state").status, 401, "the session ended")
+        waitUntil("its event stream ended with it") { !sessionStream.isRunning }
     }
 
     func testBadInputIsRefused() throws {
