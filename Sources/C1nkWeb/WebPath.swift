@@ -40,6 +40,7 @@ public enum WebPath {
         case "svg": return "image/svg+xml"
         case "png": return "image/png"
         case "woff2": return "font/woff2"
+        case "otf": return "font/otf"
         case "json": return "application/json"
         case "mkv": return "video/x-matroska"
         case "mp4": return "video/mp4"
