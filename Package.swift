@@ -9,6 +9,7 @@ import PackageDescription
 //   C1nkGLibBase → C1nkSignaling → C1nkLocal, C1nkService
 //   C1nkMedia + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
 //   C1nkCall → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
+//   C1nkGLibBase + C1nkCall → C1nkWeb (with CCrypt: the web page's server, docs/web.md).
 // C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
 // the bridge: c1nk-gst-server links no libgstreamer. docs/architecture.md has the map.
 
@@ -23,7 +24,8 @@ let package = Package(
         // The library, target by target (import the ones you need).
         .library(name: "C1nkGst", targets: ["C1nkGLibBase", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker",
                                             "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
-                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT"]),
+                                            "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT",
+                                            "C1nkWeb"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -110,6 +112,10 @@ let package = Package(
         // MQTT through libmosquitto on the main context (its pointers and callbacks stay here), and the link to the home.
         .target(name: "C1nkMQTT", dependencies: ["CMosquitto", "C1nkGLibBase", "C1nkCall", "C1nkHome"], exclude: readme,
                 swiftSettings: []),
+        // libcrypt (Debian: libcrypt-dev): yescrypt for the web page's password.
+        .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
+        // The web page's server: HTTPS, logins and sessions, the JSON API, the page's files.
+        .target(name: "C1nkWeb", dependencies: ["CCrypt", "C1nkGLibBase", "C1nkCall"], exclude: readme, swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", exclude: readme, swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
@@ -122,7 +128,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
-                                         "C1nkCommandLine", "C1nkHome", "C1nkMQTT"],
+                                         "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb"],
                           exclude: readme, swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
@@ -142,6 +148,7 @@ let package = Package(
         .testTarget(name: "C1nkCallTests", dependencies: ["C1nkCall", "C1nkProtocol"], swiftSettings: []),
         .testTarget(name: "C1nkSpeakerTests", dependencies: ["C1nkSpeaker"], swiftSettings: []),
         .testTarget(name: "C1nkHomeTests", dependencies: ["C1nkHome", "C1nkCall"], swiftSettings: []),
+        .testTarget(name: "C1nkWebTests", dependencies: ["C1nkWeb", "C1nkGLibBase", "C1nkCall"], swiftSettings: []),
         .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
@@ -151,7 +158,7 @@ let package = Package(
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
                                    "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
-                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT"],
+                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb"],
                     swiftSettings: swift5),
     ]
 )

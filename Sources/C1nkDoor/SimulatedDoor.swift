@@ -15,6 +15,8 @@ public final class SimulatedDoor {
         public var serverURL: String
         public var doorId = "door-1"
         public var media = DoorMediaSession.Options()
+        /// Off: `open-door` is lost on the way (no unlock, no `door-opened`), as on a bad network.
+        public var confirmsOpening = true
         public init(serverURL: String) { self.serverURL = serverURL }
     }
 
@@ -176,7 +178,7 @@ public final class SimulatedDoor {
             guard id == callId else { return }
             peers.removeValue(forKey: peerId)?.stop()
         case let .openDoor(id, _):
-            guard id == callId else { return }
+            guard id == callId, options.confirmsOpening else { return }
             doorOpened = true
             log.info("door \(options.doorId): unlocked for call \(id)")
             socket?.send(DoorMessage.doorOpened(callId: id))

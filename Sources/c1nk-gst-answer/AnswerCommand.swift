@@ -8,6 +8,7 @@ import C1nkPipeline
 import C1nkProbes
 import C1nkService
 import C1nkSignaling
+import C1nkWeb
 import Foundation
 import Glibc
 
@@ -20,6 +21,8 @@ enum AnswerCommand {
         var options = commandLine.answerer
         do {
             options.media = try loadMedia(commandLine)
+            // The web page's talk input mixed with the microphone (docs/web.md).
+            if commandLine.web.port != nil { options.media.audioSource = WebTalk.audioSource(wrapping: options.media.audioSource) }
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return exitCode(for: error)
@@ -52,11 +55,17 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
+        if let problem = commandLine.web.usageProblem {
+            stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
+            return 2
+        }
         let events: EventLog
         let identity: DeviceIdentity
         let client: SignalClient
         var control: ControlServer?
         var home: HomeMQTT?
+        var web: WebServer?
+        var webMedia: WebMedia?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
@@ -67,6 +76,7 @@ enum AnswerCommand {
             client = try SignalClient(configuration)
             control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
             home = try commandLine.mqtt.makeHome(deviceId: identity.id)
+            web = try commandLine.web.makeServer(recordingFolder: options.media.recording.map { ($0.template as NSString).deletingLastPathComponent })
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
@@ -88,6 +98,8 @@ enum AnswerCommand {
             }
             control?.broadcast(object)
             home?.send(event)
+            web?.send(event, object: object)
+            webMedia?.event(event)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
             case .ringing, .accepted, .ended, .disconnected, .connectFailed:
@@ -109,6 +121,13 @@ enum AnswerCommand {
         screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
         home?.command = { answerer.command($0) }
+        web?.api.command = { answerer.command($0) }
+        webMedia = web.map { _ in WebMedia(answerer: answerer) }
+        web?.api.whep = { webMedia?.offer($0, client: $1, reply: $2) }
+        web?.api.whepDelete = { webMedia?.delete($0) ?? false }
+        web?.api.viewerCount = { webMedia?.viewerCount ?? 0 }
+        web?.api.clientGone = { webMedia?.clientGone($0) }
+        webMedia?.talker = { web?.api.state.phase == .call ? web?.api.state.acceptedBy : nil }
         home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
 
         var stopping = false
@@ -127,6 +146,7 @@ enum AnswerCommand {
                 return
             }
             var newOptions = fresh.answerer
+            if fresh.web.port != nil { newOptions.media.audioSource = WebTalk.audioSource(wrapping: newOptions.media.audioSource) }
             newOptions.exitAfterCalls = answerer.options.exitAfterCalls
             newOptions.media.ice = answerer.options.media.ice
             // The display pipeline lives as long as the process: calls keep sending it their video.
@@ -162,6 +182,7 @@ enum AnswerCommand {
         }
         control?.stop()
         home?.stop()
+        web?.stop()
         withExtendedLifetime((watches, input, hourly, notifier)) {}
         return 0
     }

@@ -28,6 +28,7 @@ struct AnswerCommandLine {
     var controlPath: String?
     var controlMode: UInt32 = 0o600
     var mqtt = MQTTCommandOptions()
+    var web = WebCommandOptions()
     /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
     var gstDebug: String?
     var configPath: String?
@@ -55,6 +56,7 @@ struct AnswerCommandLine {
         """
         Usage: c1nk-gst-answer [OPTIONS]
                c1nk-gst-answer doctor [OPTIONS]
+               c1nk-gst-answer web-password [--web-password-file PATH]
                c1nk-gst-answer --demo
 
         Answers the C1nk doorbell: rings at once, shows the door's video, lets you

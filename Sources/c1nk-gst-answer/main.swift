@@ -4,6 +4,7 @@ import C1nkMedia
 import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
+if arguments.first == "web-password" { exit(WebPasswordCommand.run(Array(arguments.dropFirst()))) }
 let commandLine: AnswerCommandLine
 do {
     commandLine = try AnswerCommandLine.parse(arguments)

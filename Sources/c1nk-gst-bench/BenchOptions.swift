@@ -33,6 +33,8 @@ struct BenchOptions {
     var network = false
     /// `--wall-latency`: only glass-to-glass at the screen, with and without the wall display.
     var wallLatency = false
+    /// `--web`: only the web page (ring → first frame in the browser, glass-to-glass there and at the wall).
+    var web = false
     /// Whether `--resolution` named one (else `--wall-latency` runs 640x480 and 1280x720).
     var resolutionGiven = false
     var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
@@ -95,6 +97,10 @@ struct BenchOptions {
                             CPU; VP8 at 640x480 and 1280x720 unless --codec/--resolution say; --repeat N
                             calls each (median and range). Goal: the screens add ≤ 5 ms at p50 and
                             ≤ 3 % of a core
+      --web                 only the web page: headless Chromium logged in to c1nk-gst-answer --web-port, max(3, N)
+                            calls of --duration (default 6 s): ring → first frame presented in the page, and
+                            glass-to-glass at the page beside the same call's at video-out (the wall).
+                            Goals: ≤ 300 ms, and ≤ 1.5× the wall
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --uplink              only the narrow-uplink section: the door behind a router's uplink at
                             2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
@@ -170,6 +176,7 @@ struct BenchOptions {
             case "--uplink-browser":
                 options.uplink = true
                 options.uplinkBrowser = true
+            case "--web": options.web = true
             case "--network": options.network = true
             case "--wall-latency": options.wallLatency = true
             case "--setup":

@@ -50,6 +50,11 @@ do {
         report.network = try NetworkBenchmark(options: withDefaultDuration(6)).run(progress: progress)
         printReport()
     }
+    if options.web {
+        let figures = try WebBenchmark(options: withDefaultDuration(6)).run(progress: progress)
+        print(options.json ? figures.json : figures.table)
+        exit(0)
+    }
     if options.wallLatency {
         let sizes = options.resolutionGiven ? options.resolutions : [(640, 480), (1280, 720)]
         report.wallLatency = try WallLatencyBenchmark(options: options, sizes: sizes).run(progress: progress)

@@ -1,0 +1,205 @@
+import C1nkGLib
+import C1nkPipeline
+import C1nkProbes
+import CGStreamer
+import Foundation
+import Synchronization
+
+/// One browser watching the call (the web page's `POST /api/whep`): a
+/// `webrtcbin` of its own that sends the door's RTP from a `CallTap`,
+/// repacketised for the browser's payload types and never decoded or
+/// re-encoded (video sendonly, audio sendrecv). The browser's own audio is
+/// decoded and, while this viewer is the talker (`setTalking`), pushed into
+/// the call's microphone (`WebTalk`); otherwise dropped.
+/// A browser that goes away (its connection failed or closed) ends only its
+/// viewer; the call goes on. Main context.
+public final class BrowserViewer {
+    public let id: String
+    /// The viewer ended (the reason), once.
+    public var onClosed: ((String) -> Void)?
+    public private(set) var isConnected = false
+
+    private let pipeline: Pipeline
+    private let webrtc: WebRTCBin
+    private let offer: WHEPOffer
+    private let tap: CallTap
+    private var sources: [(media: String, element: Element)] = []
+    private var candidates: [(line: Int, candidate: String)] = []
+    private var answer: String?
+    private var gathered = false
+    private var completion: ((Result<String, MediaError>) -> Void)?
+    private var gatheringTimeout: GLibTimer?
+    private var closed = false
+    private let log = Log.callMedia
+    private let talk = TalkRoute()
+    /// Buffers of the browser's voice decoded so far (tests, diagnostics).
+    public var voiceBuffers: Int { Int(voiceCounter.value.load(ordering: .relaxed)) }
+    private let voiceCounter = FrameCounter()
+
+    /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
+    public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
+        self.id = id
+        self.tap = tap
+        offer = try WHEPOffer(sdp: offerSDP, videoCodec: tap.videoEncoding)
+        pipeline = Pipeline(pipelineNamed: "viewer-\(id)")
+        let incoming = PadTable()
+        webrtc = try WebRTCBin(name: "webrtc", ice: ice, latencyMilliseconds: 50, onNewStream: nil, onReceivingPad: { pad in
+            // Streaming thread: the browser's audio goes to the sink prepared for it.
+            if let sink = incoming.pad(for: "audio"), !sink.isLinked { _ = pad.link(sink) }
+        })
+        _ = pipeline.add(webrtc.webrtcbin)
+        self.offerSDP = offerSDP
+        incoming.set("audio", try prepareVoice())
+    }
+
+    /// The browser's Opus decoded to the call's raw format, ending in a sink
+    /// whose probe hands each buffer to `talk`. Returns where webrtcbin's
+    /// audio pad links.
+    private func prepareVoice() throws -> Pad? {
+        let names = ["rtpopusdepay", "opusdec", "audioconvert", "audioresample", "capsfilter"]
+        let elements = names.compactMap { Element.make($0) }
+        guard elements.count == names.count else { throw MediaError.missingElement("opusdec", package: "gstreamer1.0-plugins-base") }
+        elements[4].set("caps", fromString: WebTalk.rawCaps)
+        let sink = AnswerSession.discardingSink("browser-voice")
+        for element in elements + [sink] { _ = pipeline.add(element) }
+        for (a, b) in zip(elements + [sink], (elements + [sink]).dropFirst()) where !a.link(b) {
+            throw MediaError.negotiation("cannot build the browser's voice path")
+        }
+        let talk = self.talk, counter = voiceCounter
+        sink.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { info in
+            if let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) {
+                counter.value.add(1, ordering: .relaxed)
+                talk.push(buffer)
+            }
+            return GST_PAD_PROBE_OK
+        }
+        return elements[0].staticPad("sink")
+    }
+
+    /// Whether this browser's voice reaches the call (one talker at a time: `WebMedia` decides).
+    public func setTalking(_ talking: Bool) {
+        isTalking = talking && tap.talkInput != nil
+        talk.set(isTalking ? tap.talkInput : nil)
+    }
+
+    public private(set) var isTalking = false
+
+    private let offerSDP: String
+
+    /// Negotiates: the answer SDP with our candidates (no trickle), on the main context.
+    public func start(_ completion: @escaping (Result<String, MediaError>) -> Void) {
+        self.completion = completion
+        webrtc.onLocalCandidate = { [weak self] line, candidate in self?.candidates.append((Int(line), candidate)) }
+        webrtc.onGatheringState = { [weak self] state in
+            guard state == GST_WEBRTC_ICE_GATHERING_STATE_COMPLETE else { return }
+            self?.gathered = true
+            self?.finishAnswer()
+        }
+        webrtc.onConnectionState = { [weak self] state in
+            guard let self else { return }
+            switch state {
+            case GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED:
+                self.isConnected = true
+                self.tap.requestKeyframe()
+            case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED, GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED,
+                 GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED:
+                self.close("the browser's connection \(state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED ? "failed" : "ended")")
+            default: break
+            }
+        }
+        guard pipeline.setState(GST_STATE_PLAYING) else { return fail("the viewer's pipeline does not start") }
+        webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: offerSDP) { [weak self] error in
+            guard let self, !self.closed else { return }
+            if let error { return self.fail("the browser's offer was refused: \(error)") }
+            do {
+                if let video = self.offer.video { try self.send("video", line: video) }
+                if let audio = self.offer.audio { try self.send("audio", line: audio) }
+            } catch {
+                return self.fail("\(error)")
+            }
+            self.webrtc.createLocalDescription(GST_WEBRTC_SDP_TYPE_ANSWER) { [weak self] result in
+                guard let self, !self.closed else { return }
+                switch result {
+                case .success(let sdp):
+                    self.answer = sdp
+                    // Loopback and LAN candidates come in milliseconds; a STUN server may take longer.
+                    self.gatheringTimeout = GLibTimer(after: 2) { [weak self] in
+                        self?.gathered = true
+                        self?.finishAnswer()
+                    }
+                    self.finishAnswer()
+                case .failure(let error): self.fail("\(error)")
+                }
+            }
+        }
+    }
+
+    /// appsrc (the door's RTP) ! depayloader ! payloader (the browser's payload type) ! webrtcbin's m-line.
+    private func send(_ media: String, line: WHEPOffer.Line) throws {
+        guard let caps = tap.caps(for: media), let encoding = Caps(caps)?.string("encoding-name")?.uppercased() else {
+            throw MediaError.negotiation("the door's \(media) has not started")
+        }
+        let names: (String, String)
+        switch encoding {
+        case "VP8": names = ("rtpvp8depay", "rtpvp8pay")
+        case "H264": names = ("rtph264depay", "rtph264pay")
+        case "OPUS": names = ("rtpopusdepay", "rtpopuspay")
+        default: throw MediaError.negotiation("the door's \(media) is \(encoding), which the page is not sent")
+        }
+        guard let source = Element.make("appsrc", name: "\(media)-src"), let depay = Element.make(names.0),
+              let pay = Element.make(names.1, name: "\(media)-pay") else {
+            throw MediaError.missingElement(names.0, package: "gstreamer1.0-plugins-good")
+        }
+        source.set("caps", fromString: caps)
+        for (name, value) in [("is-live", "true"), ("format", "time"), ("do-timestamp", "true"), ("block", "false"),
+                              ("max-bytes", "4000000"), ("leaky-type", "downstream")] where source.has(property: name) {
+            source.set(name, fromString: value)
+        }
+        pay.set("pt", fromString: String(line.payloadType))
+        if encoding == "H264" { pay.set("config-interval", fromString: "-1") }
+        if pay.has(property: "mtu") { pay.set("mtu", fromString: "1200") }
+        for element in [source, depay, pay] { _ = pipeline.add(element) }
+        guard source.link(depay), depay.link(pay), let out = pay.staticPad("src"),
+              let sink = webrtc.webrtcbin.requestPad("sink_\(line.index)") else {
+            throw MediaError.negotiation("cannot link the door's \(media) to the browser's m-line \(line.index)")
+        }
+        guard out.link(sink) == GST_PAD_LINK_OK else {
+            throw MediaError.negotiation("webrtcbin refused the door's \(media) for the browser's m-line \(line.index)")
+        }
+        for element in [source, depay, pay] { _ = element.syncStateWithParent() }
+        sources.append((media, source))
+    }
+
+    private func finishAnswer() {
+        guard !closed, gathered, let answer, let completion else { return }
+        self.completion = nil
+        gatheringTimeout = nil
+        for (media, source) in sources { tap.add(id, media: media, source: source) }
+        tap.requestKeyframe()
+        completion(.success(WHEPOffer.answer(answer, with: candidates)))
+    }
+
+    private func fail(_ message: String) {
+        let completion = self.completion
+        self.completion = nil
+        close(message)
+        completion?(.failure(.negotiation(message)))
+    }
+
+    /// Ends the viewer (the browser left, the call ended, or the page said so).
+    public func close(_ reason: String) {
+        guard !closed else { return }
+        closed = true
+        gatheringTimeout = nil
+        talk.set(nil)
+        tap.remove(id)
+        webrtc.disconnect()
+        _ = pipeline.setState(GST_STATE_NULL)
+        log.info("viewer \(id): \(reason)")
+        let closedHandler = onClosed
+        onClosed = nil
+        closedHandler?(reason)
+    }
+
+    deinit { close("released") }
+}

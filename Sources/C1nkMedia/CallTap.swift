@@ -1,0 +1,88 @@
+import C1nkGLib
+import CGStreamer
+import Foundation
+
+/// The door's media of a call, as RTP, copied to the web page's viewers:
+/// a buffer probe on the pads where the call receives the door's video and
+/// audio (what the wall display, the recording and the speaker get is
+/// untouched; each buffer is only referenced again). Each viewer's `appsrc`
+/// takes its copy on the streaming thread, without blocking (the appsrc
+/// drops when full). Made and ended on the main context.
+public final class CallTap: @unchecked Sendable {
+    public let callId: String
+    private let lock = NSLock()
+    private var targets: [String: [String: Element]] = [:]
+    private var caps: [String: String] = [:]
+    private var probes: [(Pad, gulong)] = []
+    private weak var session: AnswerSession?
+    /// The call's talk input (`WebTalk`), when its microphone has one.
+    let talkInput: Element?
+
+    public init(session: AnswerSession) {
+        callId = session.callId
+        self.session = session
+        talkInput = session.element(named: WebTalk.inputName)
+        talkInput?.set("caps", fromString: WebTalk.rawCaps)
+        for media in ["video", "audio"] {
+            guard let pad = session.inputs.pad(for: media) else { continue }
+            let id = pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+                self?.forward(media, pad: pad, info: info)
+                return GST_PAD_PROBE_OK
+            }
+            probes.append((pad, id))
+        }
+    }
+
+    deinit { stop() }
+
+    /// The caps of the door's RTP for `media` once a packet came (`application/x-rtp,…,encoding-name=VP8`).
+    public func caps(for media: String) -> String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return caps[media]
+    }
+
+    /// The RTP encoding name of the door's video (`VP8`, `H264`), once it flows.
+    public var videoEncoding: String? {
+        guard let caps = caps(for: "video"), let parsed = Caps(caps) else { return nil }
+        return parsed.string("encoding-name")
+    }
+
+    /// Copies the door's `media` to `source` (an appsrc) from now on.
+    func add(_ viewer: String, media: String, source: Element) {
+        lock.lock()
+        targets[viewer, default: [:]][media] = source
+        lock.unlock()
+    }
+
+    func remove(_ viewer: String) {
+        lock.lock()
+        targets[viewer] = nil
+        lock.unlock()
+    }
+
+    /// Asks the door for a keyframe (a viewer that joins mid-call needs one).
+    public func requestKeyframe() {
+        session?.inputs.pad(for: "video").map { _ = $0.pushEvent(KeyframeRequests.upstreamRequest()) }
+    }
+
+    public func stop() {
+        for (pad, id) in probes { pad.removeProbe(id) }
+        probes.removeAll()
+        lock.lock()
+        targets.removeAll()
+        lock.unlock()
+    }
+
+    /// Streaming thread: one reference of the buffer to each viewer's appsrc.
+    private func forward(_ media: String, pad: Pad, info: UnsafeMutablePointer<GstPadProbeInfo>) {
+        guard let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return }
+        lock.lock()
+        if caps[media] == nil, let current = pad.currentCaps { caps[media] = current.description }
+        let sources = targets.values.compactMap { $0[media] }
+        lock.unlock()
+        for source in sources {
+            _ = gst_app_src_push_buffer(PointerCast.cast(source.pointer, to: GstAppSrc.self), gst_buffer_ref(buffer))
+        }
+    }
+}

@@ -1,0 +1,82 @@
+/// A browser's WHEP offer (`POST /api/whep`), read for what the viewer
+/// needs: the m-line and payload type of the door's video codec and of Opus.
+/// Pure; anything that is not such an offer is refused with a reason.
+public struct WHEPOffer: Equatable, Sendable {
+    public struct Line: Equatable, Sendable {
+        public let index: Int
+        public let payloadType: Int
+    }
+
+    public let video: Line?
+    public let audio: Line?
+
+    public struct Refusal: Error, Equatable, CustomStringConvertible {
+        public let description: String
+        init(_ description: String) { self.description = description }
+    }
+
+    /// - Parameters:
+    ///   - videoCodec: the door's, as an RTP encoding name (`VP8`, `H264`).
+    public init(sdp: String, videoCodec: String?) throws {
+        let lines = sdp.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
+        guard lines.first == "v=0", sdp.utf8.count <= 64 * 1024 else { throw Refusal("not an SDP offer (it must begin with v=0)") }
+        var sections: [(kind: String, rtpmap: [(Int, String, String)])] = []
+        for line in lines {
+            guard line.count >= 2, line.dropFirst().first == "=" else { throw Refusal("not an SDP offer: a line is not type=value") }
+            if line.hasPrefix("m=") {
+                let kind = line.dropFirst(2).split(separator: " ").first.map(String.init) ?? ""
+                sections.append((kind, []))
+            } else if line.hasPrefix("a=rtpmap:"), !sections.isEmpty {
+                let rest = line.dropFirst("a=rtpmap:".count).split(separator: " ", maxSplits: 1)
+                guard rest.count == 2, let pt = Int(rest[0]) else { continue }
+                let name = rest[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
+                sections[sections.count - 1].rtpmap.append((pt, name, String(rest[1])))
+            } else if line.hasPrefix("a=fmtp:"), !sections.isEmpty {
+                let rest = line.dropFirst("a=fmtp:".count).split(separator: " ", maxSplits: 1)
+                guard rest.count == 2, let pt = Int(rest[0]),
+                      let index = sections[sections.count - 1].rtpmap.firstIndex(where: { $0.0 == pt }) else { continue }
+                sections[sections.count - 1].rtpmap[index].2 += " " + rest[1]
+            }
+        }
+        guard !sections.isEmpty else { throw Refusal("the offer has no media (m=) lines") }
+        var video: Line?
+        var audio: Line?
+        for (index, section) in sections.enumerated() {
+            if section.kind == "video", video == nil, let codec = videoCodec?.uppercased() {
+                let candidates = section.rtpmap.filter { $0.1 == codec }
+                // H.264: packetization-mode=1, as the door's RTP is.
+                let chosen = codec == "H264" ? (candidates.first { $0.2.contains("packetization-mode=1") } ?? candidates.first) : candidates.first
+                if let chosen { video = Line(index: index, payloadType: chosen.0) }
+            }
+            if section.kind == "audio", audio == nil, let opus = section.rtpmap.first(where: { $0.1 == "OPUS" }) {
+                audio = Line(index: index, payloadType: opus.0)
+            }
+        }
+        guard video != nil || audio != nil else {
+            throw Refusal("the offer has neither the door's video (\(videoCodec ?? "none")) nor Opus audio")
+        }
+        self.video = video
+        self.audio = audio
+    }
+
+    /// `answer` with the gathered candidates in their m-sections and
+    /// `a=end-of-candidates`, for a client that does not trickle.
+    public static func answer(_ answer: String, with candidates: [(line: Int, candidate: String)]) -> String {
+        var output: [String] = []
+        var section = -1
+        func close() {
+            guard section >= 0 else { return }
+            for candidate in candidates where candidate.line == section { output.append("a=" + candidate.candidate) }
+            output.append("a=end-of-candidates")
+        }
+        for line in answer.split(omittingEmptySubsequences: true, whereSeparator: { $0 == "\n" || $0 == "\r\n" }).map(String.init) {
+            if line.hasPrefix("m=") {
+                close()
+                section += 1
+            }
+            output.append(line)
+        }
+        close()
+        return output.joined(separator: "\r\n") + "\r\n"
+    }
+}

@@ -1,0 +1,167 @@
+import C1nkCall
+import C1nkGLibBase
+import Foundation
+
+/// The web page's requests, decided: who sends it (session cookie and CSRF
+/// token, or the scripts' bearer token), logins and their rate limit, the
+/// JSON API (docs/web.md) and the static files. Pure apart from reading
+/// files: the time is given, commands go to `command` (the one command path
+/// of stdin, the control socket and MQTT). `WebServer` puts it on a socket.
+public final class WebAPI {
+    public enum Reply {
+        case response(HTTPResponse)
+        /// Subscribe the request to the server-sent events (`client`: who, for `clientGone`).
+        case events(client: String)
+        /// A browser's WHEP offer, answered later by `whep`.
+        case whep(offer: String, client: String)
+    }
+
+    /// What `whep` answers: the viewer's id and the SDP answer, or a refusal.
+    public enum MediaReply: Sendable {
+        case answer(id: String, sdp: String)
+        case refused(status: Int, message: String)
+    }
+
+    public struct Configuration {
+        public var passwordHash: String
+        public var token: String?
+        public var root: String
+        public var recordings: WebRecordings
+        public init(passwordHash: String, token: String? = nil, root: String, recordings: WebRecordings = WebRecordings(folder: nil)) {
+            self.passwordHash = passwordHash
+            self.token = token
+            self.root = root
+            self.recordings = recordings
+        }
+    }
+
+    /// Who a request is from, once authenticated.
+    enum Client {
+        case session(WebSessions.Session)
+        case script
+        var id: String {
+            switch self {
+            case .session(let session): return "session:" + session.token.prefix(8)
+            case .script: return "token"
+            }
+        }
+    }
+
+    public var configuration: Configuration
+    public var limiter = LoginRateLimiter()
+    public var sessions = WebSessions()
+    public internal(set) var state = WebCallState()
+    public private(set) var rings = WebRings()
+    /// One command word (accept, reject, open, hangup, mute, unmute); an error text or nil.
+    public var command: (String) -> String? = { _ in "no answerer" }
+    /// A browser's offer for the call's media (`POST /api/whep`); nil: no media to the page.
+    public var whep: ((_ offer: String, _ client: String, _ reply: @escaping (MediaReply) -> Void) -> Void)?
+    /// The last event stream of `client` closed: the page went away (its viewers can go).
+    public var clientGone: ((_ client: String) -> Void)?
+    /// A session logged out: its event streams end (`WebServer`).
+    var onLogout: ((_ client: String) -> Void)?
+    /// Browsers receiving the call's media now (`viewers` of `/api/state`).
+    public var viewerCount: () -> Int = { 0 }
+    /// Ends the viewer `id` (`DELETE /api/whep/ID`); false when there is none.
+    public var whepDelete: ((_ id: String) -> Bool)?
+
+    public init(_ configuration: Configuration, rings: WebRings = WebRings()) {
+        self.configuration = configuration
+        self.rings = rings
+    }
+
+    public func apply(_ event: CallEvent, t: Int64) {
+        state.apply(event)
+        rings.apply(event, t: t)
+    }
+
+    public func handle(_ request: HTTPRequest, now: Double) -> Reply {
+        let path = request.path
+        if path.hasPrefix("/api/") {
+            var response = api(request, now: now)
+            if case .response(var http) = response {
+                http.headers.append(("Cache-Control", "no-store"))
+                http.headers += Self.securityHeaders
+                response = .response(http)
+            }
+            return response
+        }
+        return .response(staticFile(request))
+    }
+
+    private func api(_ request: HTTPRequest, now: Double) -> Reply {
+        if request.path == "/api/login" {
+            guard request.method == "POST" else { return .response(Self.error(405, "use POST")) }
+            return .response(login(request, now: now))
+        }
+        let credentials = WebCredentials(cookie: request.header("cookie"), authorization: request.header("authorization"),
+                                         csrf: request.header(WebCredentials.csrfHeader))
+        guard let client = authenticate(credentials, now: now) else {
+            return .response(Self.error(401, "log in first"))
+        }
+        if request.method != "GET" && request.method != "HEAD" {
+            if case .session(let session) = client {
+                guard let csrf = credentials.csrf, constantTimeEqual(csrf, session.csrf) else {
+                    Log.web.warning("refused \(request.method) \(request.path) from \(request.peer): no CSRF token")
+                    return .response(Self.error(403, "missing or wrong CSRF token"))
+                }
+            }
+        }
+        return route(request, client: client, credentials: credentials)
+    }
+
+    private func authenticate(_ credentials: WebCredentials, now: Double) -> Client? {
+        if let bearer = credentials.bearer {
+            guard let token = configuration.token, constantTimeEqual(bearer, token) else { return nil }
+            return .script
+        }
+        if let cookie = credentials.session, let session = sessions.use(cookie, now: now) { return .session(session) }
+        return nil
+    }
+
+    private func login(_ request: HTTPRequest, now: Double) -> HTTPResponse {
+        if let wait = limiter.retryAfter(request.peer, now: now) {
+            var response = Self.error(429, "too many wrong passwords; try again in \(Int(wait)) s")
+            response.headers.append(("Retry-After", String(Int(wait))))
+            return response
+        }
+        guard let object = Self.jsonObject(request.body), let password = object["password"] as? String, password.utf8.count <= 1024 else {
+            return Self.error(400, "send {\"password\": …}")
+        }
+        guard PasswordHash.verify(password, hash: configuration.passwordHash) else {
+            limiter.failed(request.peer, now: now)
+            Log.web.warning("wrong web password from \(request.peer)")
+            return Self.error(401, "wrong password")
+        }
+        limiter.succeeded(request.peer)
+        let session = sessions.create(now: now)
+        Log.web.info("logged in from \(request.peer)")
+        var response = Self.json(200, ["ok": true, "csrf": session.csrf])
+        response.headers.append(("Set-Cookie", WebCredentials.setCookie(session.token, maxAge: Int(sessions.lifetime))))
+        return response
+    }
+
+    // MARK: - Responses
+
+    static func json(_ status: Int, _ object: Any) -> HTTPResponse {
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
+    }
+
+    static func error(_ status: Int, _ message: String, _ extra: [String: Any] = [:]) -> HTTPResponse {
+        json(status, extra.merging(["ok": false, "error": message]) { own, _ in own })
+    }
+
+    static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
+        guard !body.isEmpty else { return nil }
+        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+    }
+
+    /// For every page and file: no framing, no sniffing, only our own scripts and media.
+    static let securityHeaders: [(String, String)] = [
+        ("Content-Security-Policy", "default-src 'self'; img-src 'self' data: blob:; media-src 'self' blob:; connect-src 'self'; frame-ancestors 'none'"),
+        ("X-Content-Type-Options", "nosniff"),
+        ("X-Frame-Options", "DENY"),
+        ("Referrer-Policy", "no-referrer"),
+    ]
+}

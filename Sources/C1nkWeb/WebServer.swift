@@ -1,0 +1,101 @@
+import C1nkCall
+import C1nkGLibBase
+import Foundation
+
+/// The web page's server in the answering process: `WebAPI` on an
+/// `HTTPServer` (HTTPS, or plain HTTP on loopback only), on the main
+/// context, with the server-sent event streams (`GET /api/events`).
+public final class WebServer {
+    public struct Settings {
+        public var port: UInt16
+        /// Plain HTTP, on 127.0.0.1 only (behind a local proxy, or for a browser on this machine).
+        public var plainHTTP = false
+        public var certificate: (certificate: String, key: String)?
+        public init(port: UInt16) { self.port = port }
+    }
+
+    /// Bodies above this are refused unread (413): an SDP offer is a few KiB.
+    public static let maximumBodyBytes = 256 * 1024
+    /// Event streams open at once; more are refused (503).
+    public static let maximumStreams = 32
+
+    public let api: WebAPI
+    public var port: UInt16 { http?.port ?? 0 }
+    public var streamCount: Int { streams.count }
+    /// Requests refused before their body was read.
+    public var refusedBodies: Int { http?.refusedBodies ?? 0 }
+    private var http: HTTPServer?
+    private var streams: [ObjectIdentifier: (exchange: HTTPExchange, client: String)] = [:]
+    private var keepAlive: GLibTimer?
+
+    public init(settings: Settings, api: WebAPI) throws {
+        self.api = api
+        http = try HTTPServer(port: settings.port, addresses: settings.plainHTTP ? .loopback : .all,
+                              tlsCertificate: settings.plainHTTP ? nil : settings.certificate,
+                              maximumBodyBytes: Self.maximumBodyBytes) { [weak self] request, exchange in
+            self?.handle(request, exchange)
+        }
+        api.onLogout = { [weak self] client in
+            guard let self else { return }
+            for stream in self.streams.values where stream.client == client { stream.exchange.finish() }
+        }
+        keepAlive = GLibTimer(after: 15, repeats: true) { [weak self] in self?.broadcast(": keep-alive\n\n") }
+        Log.web.info("the web page is on \(settings.plainHTTP ? "http://127.0.0.1" : "https://<this host>"):\(port)")
+    }
+
+    /// Each of the answerer's events: the page's state, the ring list, and every event stream.
+    public func send(_ event: CallEvent, object: [String: Any]) {
+        api.apply(event, t: object["t"] as? Int64 ?? MainContext.unixMilliseconds())
+        guard !streams.isEmpty, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        broadcast("event: \(event.name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
+    }
+
+    public func stop() {
+        for stream in streams.values { stream.exchange.finish() }
+        streams.removeAll()
+        keepAlive = nil
+        http?.stop()
+        http = nil
+    }
+
+    deinit { stop() }
+
+    private func handle(_ request: HTTPRequest, _ exchange: HTTPExchange) {
+        switch api.handle(request, now: MainContext.monotonicSeconds()) {
+        case .response(let response):
+            exchange.respond(response)
+        case let .whep(offer, client):
+            guard let whep = api.whep else { return exchange.respond(WebAPI.error(404, "no media")) }
+            whep(offer, client) { reply in
+                switch reply {
+                case let .answer(id, sdp):
+                    exchange.respond(HTTPResponse(status: 201, headers: [("Content-Type", "application/sdp"), ("Location", "/api/whep/" + id),
+                                                                        ("Cache-Control", "no-store")] + WebAPI.securityHeaders,
+                                                  body: Array(sdp.utf8)))
+                case let .refused(status, message):
+                    exchange.respond(WebAPI.error(status, message))
+                }
+            }
+        case .events(let client):
+            guard streams.count < Self.maximumStreams else {
+                exchange.respond(WebAPI.error(503, "too many event streams open"))
+                return
+            }
+            let key = ObjectIdentifier(exchange)
+            exchange.onClosed = { [weak self] in
+                guard let self else { return }
+                self.streams[key] = nil
+                if !self.streams.values.contains(where: { $0.client == client }) { self.api.clientGone?(client) }
+            }
+            exchange.startStream(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
+                                                        ("X-Accel-Buffering", "no")] + WebAPI.securityHeaders)
+            streams[key] = (exchange, client)
+            let state = (try? JSONSerialization.data(withJSONObject: api.state.json, options: [.sortedKeys])) ?? Data("{}".utf8)
+            exchange.send("retry: 2000\nevent: state\ndata: \(String(decoding: state, as: UTF8.self))\n\n")
+        }
+    }
+
+    private func broadcast(_ text: String) {
+        for stream in streams.values { stream.exchange.send(text) }
+    }
+}

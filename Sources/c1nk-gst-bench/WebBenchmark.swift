@@ -1,0 +1,170 @@
+import C1nkDoor
+import C1nkGLib
+import C1nkLocal
+import C1nkProbes
+import Foundation
+import Glibc
+
+/// `--web`: the web page in headless Chromium against `c1nk-gst-answer
+/// --web-port --measure` and the simulated door (stamped VP8 640x480), page
+/// open and logged in: ring → the first frame the page presents, and
+/// glass-to-glass at the page (the door's stamp read at each presented
+/// frame) beside the same call's glass-to-glass at `video-out` (what the
+/// wall display shows, before its own few milliseconds).
+struct WebFigures: Codable {
+    var runs: Int
+    /// Ring (the door's `ring`) → the first frame presented in the page.
+    var ringToFirstFrameMs: LatencyStats
+    var browserGlassToGlassMs: LatencyStats
+    var wallGlassToGlassMs: LatencyStats
+    var goalRingToFirstFrameMs = 300.0
+    var goalRatio = 1.5
+
+    var table: String {
+        let ratio = wallGlassToGlassMs.p50 > 0 ? browserGlassToGlassMs.p50 / wallGlassToGlassMs.p50 : 0
+        return """
+            Web page (\(runs) calls, VP8 640x480, headless Chromium on loopback)
+            ring → first frame in the page: p50 \(Int(ringToFirstFrameMs.p50)) ms, max \(Int(ringToFirstFrameMs.max)) ms (goal ≤ \(Int(goalRingToFirstFrameMs)) ms)
+            glass-to-glass, page: p50 \(Int(browserGlassToGlassMs.p50)) ms, p95 \(Int(browserGlassToGlassMs.p95)) ms (\(browserGlassToGlassMs.count) frames)
+            glass-to-glass, video-out (the wall): p50 \(Int(wallGlassToGlassMs.p50)) ms, p95 \(Int(wallGlassToGlassMs.p95)) ms
+            page / wall at p50: \(String(format: "%.1f", ratio))× (goal ≤ \(goalRatio)×)
+            """
+    }
+
+    var json: String {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
+        return String(decoding: try! encoder.encode(self), as: UTF8.self)
+    }
+}
+
+struct WebBenchmark {
+    let options: BenchOptions
+    static let password = "benchmark password"
+
+    /// Each presented frame's stamp age (ms) and the time of each new stream's first frame (unix ms).
+    static func probe(offset: Double) -> String {
+        """
+        window.__bench = { first: [], ages: [], measure: false };
+        (() => { const offset = \(offset), mask = (1 << 24) - 1; let last = null;
+          function age(v, now) {
+            const w = v.videoWidth, h = v.videoHeight; if (!w) return;
+            const c = age.canvas || (age.canvas = document.createElement('canvas')); c.width = w; c.height = h;
+            const g = c.getContext('2d', { willReadFrequently: true }); g.drawImage(v, 0, 0, w, h);
+            const bw = Math.floor(w / 28), img = g.getImageData(0, h - 32 + 6, w, 4).data;
+            const bit = (b) => { let s = 0; const x0 = b * bw + Math.floor(bw / 2) - 2;
+              for (let y = 0; y < 4; y++) for (let x = x0; x < x0 + 4; x++) { const i = (y * w + x) * 4; s += (img[i] + img[i + 1] + img[i + 2]) / 3; }
+              return s / 16 > 128; };
+            if (!bit(0) || bit(1)) return; let n = 0; for (let b = 2; b < 26; b++) n = n * 2 + (bit(b) ? 1 : 0);
+            const a = ((Math.floor(performance.timeOrigin + now - offset) & mask) - n) & mask; if (a < 10000) window.__bench.ages.push(a); }
+          function frame(v, stream) { v.requestVideoFrameCallback((now) => {
+              if (v.srcObject !== stream) return;
+              if (!stream.__first) { stream.__first = true; window.__bench.first.push(performance.timeOrigin + now); }
+              if (window.__bench.measure) age(v, now);
+              frame(v, stream); }); }
+          setInterval(() => { const v = document.getElementById('video'); if (!v || v.srcObject === last) return;
+            last = v.srcObject; if (last) frame(v, last); }, 2); })();
+        """
+    }
+
+    func run(progress: (String) -> Void) throws -> WebFigures {
+        let server = try SignalServer()
+        defer { server.stop() }
+        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
+        doorOptions.media.ice = .loopback
+        doorOptions.media.stampTime = true
+        let door = try SimulatedDoor(doorOptions)
+        door.start()
+        defer { door.stop() }
+        let directory = NSTemporaryDirectory() + "c1nk-web-bench-" + UUID().uuidString.prefix(8)
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        try setPassword(directory + "/web-password")
+        let port = UInt16.random(in: 20_000...40_000)
+        let events = directory + "/events.jsonl"
+        setenv("XDG_STATE_HOME", directory, 1)
+        let answerer = try AnswererProcess.spawn([
+            "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual", "--measure", "--events", events,
+            "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
+            "--audio-source", "audiotestsrc is-live=true", "--ringtone", "none", "--quiet",
+            "--web-port", String(port), "--web-password-file", directory + "/web-password"])
+        defer { answerer.terminate() }
+        guard MainContext.run(timeout: 15, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
+            throw BenchError("the answerer did not connect")
+        }
+        let browser = try DevToolsBrowser()
+        defer { browser.stop() }
+        let page = try browser.open("https://127.0.0.1:\(port)/", beforeLoad: Self.probe(offset: Self.realtimeMinusMonotonic()))
+        guard MainContext.run(timeout: 15, until: { page.string("document.body.dataset.state") == "login" && page.string("String(document.getElementById('login').hidden)") == "false" }) else {
+            throw BenchError("the page did not load")
+        }
+        try page.evaluate("document.getElementById('password').value = '\(Self.password)'; document.getElementById('login-form').requestSubmit()")
+        guard MainContext.run(timeout: 10, until: { page.string("document.body.dataset.state") == "idle" }) else { throw BenchError("no login") }
+        MainContext.spin(1)
+        var firstFrames: [Double] = [], ages: [Double] = [], wall: [Double] = []
+        let runs = max(3, options.repeats)
+        for run in 1...runs {
+            progress("web page: call \(run)/\(runs)…")
+            let before = (try page.evaluate("window.__bench.first.length") as? Int) ?? 0
+            let rang = Date().timeIntervalSince1970 * 1000
+            door.ring()
+            guard MainContext.run(timeout: 10, until: { ((try? page.evaluate("window.__bench.first.length")) as? Int ?? 0) > before }) else {
+                throw BenchError("no frame in the page")
+            }
+            let first = (try page.evaluate("window.__bench.first[\(before)]") as? Double) ?? rang
+            firstFrames.append(first - rang)
+            try page.evaluate("document.getElementById('accept').click(); window.__bench.ages = []; window.__bench.measure = true")
+            MainContext.spin(options.duration)
+            try page.evaluate("window.__bench.measure = false")
+            ages += (try page.evaluate("window.__bench.ages") as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+            let ended = Self.count("ended", in: events)
+            try page.evaluate("document.getElementById('hangup').click()")
+            guard MainContext.run(timeout: 10, until: { Self.count("ended", in: events) > ended && page.string("document.body.dataset.state") == "idle" }) else {
+                throw BenchError("the call did not end")
+            }
+            _ = MainContext.run(timeout: 5) { Self.lastMeasurement(in: events, call: run) != nil }
+            if let p50 = Self.lastMeasurement(in: events, call: run) { wall.append(p50) }
+            MainContext.spin(1)
+        }
+        return WebFigures(runs: runs, ringToFirstFrameMs: LatencyStats(firstFrames), browserGlassToGlassMs: LatencyStats(ages),
+                          wallGlassToGlassMs: LatencyStats(wall))
+    }
+
+    private func setPassword(_ path: String) throws {
+        let folder = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]) as NSString
+        let setter = Process()
+        setter.executableURL = URL(fileURLWithPath: folder.deletingLastPathComponent + "/c1nk-gst-answer")
+        setter.arguments = ["web-password", "--web-password-file", path]
+        let input = Pipe()
+        setter.standardInput = input
+        setter.standardError = FileHandle.nullDevice
+        try setter.run()
+        input.fileHandleForWriting.write(Data((Self.password + "\n").utf8))
+        try input.fileHandleForWriting.close()
+        setter.waitUntilExit()
+        guard setter.terminationStatus == 0 else { throw BenchError("c1nk-gst-answer web-password failed") }
+    }
+
+    static func lines(_ path: String) -> [[String: Any]] {
+        ((try? String(contentsOfFile: path, encoding: .utf8)) ?? "").split(separator: "\n").compactMap {
+            try? JSONSerialization.jsonObject(with: Data($0.utf8)) as? [String: Any]
+        }
+    }
+
+    static func count(_ event: String, in path: String) -> Int { lines(path).filter { $0["event"] as? String == event }.count }
+
+    /// The glass-to-glass p50 at video-out of the `call`-th call's `measurements` event.
+    static func lastMeasurement(in path: String, call: Int) -> Double? {
+        let measured = lines(path).filter { $0["event"] as? String == "measurements" }
+        guard measured.count >= call else { return nil }
+        return ((measured[call - 1]["glassToGlassSteadyMs"] as? [String: Any])?["p50"] as? NSNumber)?.doubleValue
+            ?? ((measured[call - 1]["glassToGlassMs"] as? [String: Any])?["p50"] as? NSNumber)?.doubleValue
+    }
+
+    static func realtimeMinusMonotonic() -> Double {
+        var real = timespec(), monotonic = timespec()
+        clock_gettime(CLOCK_REALTIME, &real)
+        clock_gettime(CLOCK_MONOTONIC, &monotonic)
+        return Double(real.tv_sec - monotonic.tv_sec) * 1000 + Double(real.tv_nsec - monotonic.tv_nsec) / 1_000_000
+    }
+}

@@ -1,0 +1,49 @@
+import XCTest
+@testable import C1nkMedia
+
+/// The browser's WHEP offer read for the viewer, and the answer completed with candidates (pure).
+final class WHEPOfferTests: XCTestCase {
+    static func offer(videoCodecs: [(Int, String)] = [(96, "VP8/90000"), (102, "H264/90000")], opus: Bool = true) -> String {
+        var lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
+                     "m=video 9 UDP/TLS/RTP/SAVPF " + videoCodecs.map { String($0.0) }.joined(separator: " "),
+                     "c=IN IP4 0.0.0.0", "a=ice-ufrag:abcd", "a=ice-pwd:abcdefghijklmnopqrstuvwx",
+                     "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":"),
+                     "a=setup:actpass", "a=mid:0", "a=recvonly", "a=rtcp-mux"]
+        for (pt, map) in videoCodecs {
+            lines.append("a=rtpmap:\(pt) \(map)")
+            if map.hasPrefix("H264") { lines.append("a=fmtp:\(pt) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f") }
+        }
+        lines += ["m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=ice-ufrag:abcd", "a=ice-pwd:abcdefghijklmnopqrstuvwx",
+                  "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":"),
+                  "a=setup:actpass", "a=mid:1", "a=recvonly", "a=rtcp-mux"]
+        if opus { lines.append("a=rtpmap:111 opus/48000/2") }
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+
+    func testTheDoorsCodecAndOpusAreFound() throws {
+        let vp8 = try WHEPOffer(sdp: Self.offer(), videoCodec: "VP8")
+        XCTAssertEqual(vp8.video, .init(index: 0, payloadType: 96))
+        XCTAssertEqual(vp8.audio, .init(index: 1, payloadType: 111))
+        let h264 = try WHEPOffer(sdp: Self.offer(videoCodecs: [(96, "VP8/90000"), (100, "H264/90000"), (102, "H264/90000")]), videoCodec: "H264")
+        XCTAssertEqual(h264.video?.payloadType, 100)
+        let audioOnly = try WHEPOffer(sdp: Self.offer(videoCodecs: [(98, "VP9/90000")]), videoCodec: "VP8")
+        XCTAssertNil(audioOnly.video, "the door's codec is not offered: audio only")
+    }
+
+    func testMalformedOffersAreRefused() {
+        for bad in ["", "hello", "v=0\r\nnot a line\r\n", "v=1\r\n", "v=0\r\ns=-\r\n",
+                    Self.offer(videoCodecs: [(98, "VP9/90000")], opus: false), String(repeating: "v=0\r\n", count: 20_000)] {
+            XCTAssertThrowsError(try WHEPOffer(sdp: bad, videoCodec: "VP8"), bad.prefix(40).description)
+        }
+    }
+
+    func testTheAnswerCarriesItsCandidatesInTheirSections() {
+        let answer = "v=0\r\ns=-\r\nm=video 9 X 96\r\na=mid:0\r\nm=audio 9 X 111\r\na=mid:1\r\n"
+        let full = WHEPOffer.answer(answer, with: [(0, "candidate:1 1 UDP 2 127.0.0.1 5000 typ host")])
+        let lines = full.components(separatedBy: "\r\n")
+        XCTAssertEqual(lines[4], "a=candidate:1 1 UDP 2 127.0.0.1 5000 typ host")
+        XCTAssertEqual(lines[5], "a=end-of-candidates")
+        XCTAssertEqual(lines.filter { $0 == "a=end-of-candidates" }.count, 2)
+        XCTAssertTrue(full.hasSuffix("a=end-of-candidates\r\n"))
+    }
+}
