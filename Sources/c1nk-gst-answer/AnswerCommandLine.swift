@@ -28,6 +28,7 @@ struct AnswerCommandLine {
     var controlPath: String?
     var controlMode: UInt32 = 0o600
     var mqtt = MQTTCommandOptions()
+    var rtsp = RTSPCommandOptions()
     /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
     var gstDebug: String?
     var configPath: String?
