@@ -143,7 +143,7 @@ let package = Package(
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkMedia", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-bench",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
+                          dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkDoor", "C1nkCommandLine",
                                          "C1nkRTSP"],
                           swiftSettings: []),

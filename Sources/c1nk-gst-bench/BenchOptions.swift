@@ -33,6 +33,8 @@ struct BenchOptions {
     var network = false
     /// `--wall-latency`: only glass-to-glass at the screen, with and without the wall display.
     var wallLatency = false
+    /// `--rtsp`: only the RTSP restream's glass-to-glass against the wall's, and its CPU with 0, 1 and 20 clients.
+    var rtsp = false
     /// Whether `--resolution` named one (else `--wall-latency` runs 640x480 and 1280x720).
     var resolutionGiven = false
     var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
@@ -95,6 +97,9 @@ struct BenchOptions {
                             CPU; VP8 at 640x480 and 1280x720 unless --codec/--resolution say; --repeat N
                             calls each (median and range). Goal: the screens add ≤ 5 ms at p50 and
                             ≤ 3 % of a core
+      --rtsp                only the RTSP restream: glass-to-glass at an rtspsrc client against the
+                            wall's sink, and the answerer's CPU with 0, 1 and 20 clients (VP8 640x480
+                            unless --codec/--resolution say). Goal: RTSP ≤ 1.2× the wall's at p50
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --uplink              only the narrow-uplink section: the door behind a router's uplink at
                             2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
@@ -172,6 +177,7 @@ struct BenchOptions {
                 options.uplinkBrowser = true
             case "--network": options.network = true
             case "--wall-latency": options.wallLatency = true
+            case "--rtsp": options.rtsp = true
             case "--setup":
                 options.network = true
                 options.networkLatencies = []

@@ -50,6 +50,10 @@ do {
         report.network = try NetworkBenchmark(options: withDefaultDuration(6)).run(progress: progress)
         printReport()
     }
+    if options.rtsp {
+        report.rtsp = try RTSPBenchmark(options: options).run(progress: progress)
+        printReport()
+    }
     if options.wallLatency {
         let sizes = options.resolutionGiven ? options.resolutions : [(640, 480), (1280, 720)]
         report.wallLatency = try WallLatencyBenchmark(options: options, sizes: sizes).run(progress: progress)
