@@ -47,7 +47,9 @@ final class RTSPTests: XCTestCase {
         try start()
         ringUntilFirstFrame()
         let client = try RTSPClient(url: url())
-        waitUntil("frames decoded from rtsp://…/door", timeout: 8) { client.frames.value.load(ordering: .relaxed) >= 15 }
+        if !waitUntil("frames decoded from rtsp://…/door", timeout: 8, { client.frames.value.load(ordering: .relaxed) >= 15 }) {
+            print("client: \(client.error() ?? "no error"); restream packets \(restream.packets)")
+        }
         waitUntil("the door's audio track playing", timeout: 5) { client.audioBuffers >= 20 }
         XCTAssertLessThan(client.audioPeak, 33, "before accept, the restream's audio is silence (the speaker's gate)")
         XCTAssertNil(harness.answerer.command("a"))
@@ -94,5 +96,25 @@ final class RTSPTests: XCTestCase {
         XCTAssertEqual(RestreamMedia(videoCodec: "VP8", audioCodec: "OPUS")?.silence, "opus")
         XCTAssertTrue(RestreamMedia(videoCodec: "H264", audioCodec: nil)?.launch.contains("rtph264pay") == true)
         XCTAssertNil(RestreamMedia(videoCodec: "AV1", audioCodec: "G722"))
+    }
+}
+
+extension RTSPTests {
+    func testAClientThatNeverReadsStallsNeitherTheCallNorTheOtherClients() throws {
+        try start(.anonymous)
+        ringUntilFirstFrame()
+        let stalled = RTSPStalledClient(port: restream.port)
+        waitUntil("the stalled client playing", timeout: 8) { stalled.playing || stalled.failure != nil }
+        XCTAssertNil(stalled.failure)
+        let session = try XCTUnwrap(harness.answerer.currentSession)
+        // Its buffers fill within seconds of video (some 100 kB a second against its few kB and the server's socket buffer).
+        let pushed = restream.packets.video
+        waitUntil("its receive buffer full", timeout: 5) { stalled.unread >= 2048 }
+        waitUntil("seconds of video pushed to the media", timeout: 8) { self.restream.packets.video > pushed + 200 }
+        let shown = session.framesRendered
+        let other = try RTSPClient(url: url(nil))
+        waitUntil("another client's frames", timeout: 8) { other.frames.value.load(ordering: .relaxed) >= 30 }
+        XCTAssertGreaterThan(session.framesRendered, shown + 20, "the call goes on showing the door")
+        withExtendedLifetime(stalled) {}
     }
 }
