@@ -10,6 +10,7 @@ import PackageDescription
 //   C1nkMedia + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
 //   C1nkCall → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
 //   C1nkGLibBase + C1nkCall → C1nkWeb (with CCrypt: the web page's server, docs/web.md).
+//   C1nkAnswerer → C1nkRTSP (with CRestream over CGstRTSPServer: the RTSP restream).
 // C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
 // the bridge: c1nk-gst-server links no libgstreamer. docs/architecture.md has the map.
 
@@ -25,7 +26,7 @@ let package = Package(
         .library(name: "C1nkGst", targets: ["C1nkGLibBase", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker",
                                             "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
                                             "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT",
-                                            "C1nkWeb"]),
+                                            "C1nkWeb", "C1nkRTSP"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -116,6 +117,17 @@ let package = Package(
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // The web page's server: HTTPS, logins and sessions, the JSON API, the page's files.
         .target(name: "C1nkWeb", dependencies: ["CCrypt", "C1nkGLibBase", "C1nkCall"], exclude: readme, swiftSettings: []),
+        // gst-rtsp-server (Debian: libgstrtspserver-1.0-dev), for CRestream alone.
+        .systemLibrary(
+            name: "CGstRTSPServer",
+            pkgConfig: "gstreamer-rtsp-server-1.0 gstreamer-rtp-1.0",
+            providers: [.apt(["libgstrtspserver-1.0-dev"])]
+        ),
+        // The restream's server, mount and taps in C (its probes, signals and references).
+        .target(name: "CRestream", dependencies: ["CGStreamer", "CGstRTSPServer"]),
+        // The door live over RTSP: the server on the main context, each call's shared media, its audio gate.
+        .target(name: "C1nkRTSP", dependencies: ["CGLib", "CRestream", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkAnswerer"], exclude: readme,
+                swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", exclude: readme, swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
@@ -128,7 +140,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
-                                         "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb"],
+                                         "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
                           exclude: readme, swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
                           swiftSettings: []),
@@ -136,8 +148,9 @@ let package = Package(
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkMedia", "C1nkDoor", "C1nkCommandLine"],
                           swiftSettings: []),
         .executableTarget(name: "c1nk-gst-bench",
-                          dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
-                                         "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkDoor", "C1nkCommandLine"],
+                          dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
+                                         "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkDoor", "C1nkCommandLine",
+                                         "C1nkRTSP"],
                           swiftSettings: []),
         // Tests mirror the targets. The bridge's own: the clock, the owning wrappers.
         .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
@@ -158,7 +171,7 @@ let package = Package(
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
                                    "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
-                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb"],
+                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
                     swiftSettings: swift5),
     ]
 )

@@ -3,6 +3,7 @@ import C1nkCommandLine
 import C1nkDisplay
 import C1nkGLib
 import C1nkMQTT
+import C1nkRTSP
 import C1nkMedia
 import C1nkPipeline
 import C1nkProbes
@@ -51,7 +52,7 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: --keep-days and --keep-gb apply to recordings: give --record PATH too\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
-        if let problem = commandLine.mqtt.usageProblem {
+        if let problem = commandLine.mqtt.usageProblem ?? commandLine.rtsp.usageProblem {
             stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
@@ -66,6 +67,7 @@ enum AnswerCommand {
         var home: HomeMQTT?
         var web: WebServer?
         var webMedia: WebMedia?
+        var restream: RTSPRestream?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
@@ -77,6 +79,7 @@ enum AnswerCommand {
             control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
             home = try commandLine.mqtt.makeHome(deviceId: identity.id)
             web = try commandLine.web.makeServer(recordingFolder: options.media.recording.map { ($0.template as NSString).deletingLastPathComponent })
+            restream = try commandLine.rtsp.makeRestream()
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
@@ -100,6 +103,7 @@ enum AnswerCommand {
             home?.send(event)
             web?.send(event, object: object)
             webMedia?.event(event)
+            restream?.handle(event)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
             case .ringing, .accepted, .ended, .disconnected, .connectFailed:
@@ -117,7 +121,8 @@ enum AnswerCommand {
         }
         installRetention(retention)
         options.beforeRecording = { retention?.prepareForRecording() }
-        let answerer = Answerer(signaller: client, options: options, events: events)
+        let answerer = Answerer(signaller: client, options: options, events: events,
+                                makeMedia: restream?.mediaFactory() ?? AnswerSession.factory)
         screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
         home?.command = { answerer.command($0) }
@@ -183,7 +188,8 @@ enum AnswerCommand {
         control?.stop()
         home?.stop()
         web?.stop()
-        withExtendedLifetime((watches, input, hourly, notifier)) {}
+        restream?.stop()
+        withExtendedLifetime((watches, input, hourly, notifier, restream)) {}
         return 0
     }
 

@@ -29,6 +29,7 @@ struct AnswerCommandLine {
     var controlMode: UInt32 = 0o600
     var mqtt = MQTTCommandOptions()
     var web = WebCommandOptions()
+    var rtsp = RTSPCommandOptions()
     /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
     var gstDebug: String?
     var configPath: String?

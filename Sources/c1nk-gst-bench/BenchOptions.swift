@@ -35,6 +35,8 @@ struct BenchOptions {
     var wallLatency = false
     /// `--web`: only the web page (ring → first frame in the browser, glass-to-glass there and at the wall).
     var web = false
+    /// `--rtsp`: only the RTSP restream's glass-to-glass against the wall's, and its CPU with 0, 1 and 20 clients.
+    var rtsp = false
     /// Whether `--resolution` named one (else `--wall-latency` runs 640x480 and 1280x720).
     var resolutionGiven = false
     var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
@@ -101,6 +103,9 @@ struct BenchOptions {
                             calls of --duration (default 6 s): ring → first frame presented in the page, and
                             glass-to-glass at the page beside the same call's at video-out (the wall).
                             Goals: ≤ 300 ms, and ≤ 1.5× the wall
+      --rtsp                only the RTSP restream: glass-to-glass at an rtspsrc client against the
+                            wall's sink, and the answerer's CPU with 0, 1 and 20 clients (VP8 640x480
+                            unless --codec/--resolution say). Goal: RTSP ≤ 1.2× the wall's at p50
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --uplink              only the narrow-uplink section: the door behind a router's uplink at
                             2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
@@ -179,6 +184,7 @@ struct BenchOptions {
             case "--web": options.web = true
             case "--network": options.network = true
             case "--wall-latency": options.wallLatency = true
+            case "--rtsp": options.rtsp = true
             case "--setup":
                 options.network = true
                 options.networkLatencies = []

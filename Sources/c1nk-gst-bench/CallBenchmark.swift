@@ -68,6 +68,8 @@ struct CallBenchmark {
     var browser = false
     /// Reads the stamps at the answerer's screen (`--wall-latency`).
     var screenReader: ScreenStampReader?
+    /// Called while polling, once the call's first frame is reported (`--rtsp` starts its clients).
+    var whileMediaFlows: (() -> Void)?
     /// More options for the answerer (`--screens off`).
     var extraArguments: [String] = []
     var codec: DoorMediaSession.VideoCodec { bench.codec }
@@ -106,7 +108,7 @@ struct CallBenchmark {
         let finished = MainContext.run(timeout: options.duration + 20) {
             if mediaStart == nil, Events(path: eventsPath).time(.firstFrame) != nil { mediaStart = MainContext.monotonicSeconds() }
             door.sample()
-            if mediaStart != nil { screenReader?.connectIfReady() }
+            if mediaStart != nil { screenReader?.connectIfReady(); whileMediaFlows?() }
             return !answerer.isRunning
         }
         monitor.stop()

@@ -14,6 +14,7 @@ struct BenchReport: Codable {
     var audio: AudioFigures? = nil
     var uplink: UplinkFigures? = nil
     var wallLatency: WallLatencyFigures? = nil
+    var rtsp: RTSPFigures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -40,6 +41,10 @@ struct BenchReport: Codable {
         }
         if let network, calls.isEmpty {
             return (["c1nk-gst benchmark — \(machine)", ""] + network.table()).joined(separator: "\n")
+        }
+        if let rtsp, calls.isEmpty {
+            return (["c1nk-gst benchmark — \(machine)", "calls of \(Int(duration)) s at 30 fps on loopback, jitterbuffer \(latency) ms"]
+                    + rtsp.tableLines()).joined(separator: "\n")
         }
         if let wallLatency, calls.isEmpty {
             let runs = wallLatency.rows.first?.on.count ?? 0

@@ -55,6 +55,10 @@ do {
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
+    if options.rtsp {
+        report.rtsp = try RTSPBenchmark(options: options).run(progress: progress)
+        printReport()
+    }
     if options.wallLatency {
         let sizes = options.resolutionGiven ? options.resolutions : [(640, 480), (1280, 720)]
         report.wallLatency = try WallLatencyBenchmark(options: options, sizes: sizes).run(progress: progress)

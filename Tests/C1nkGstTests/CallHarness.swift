@@ -30,6 +30,7 @@ final class CallHarness {
     init(codec: DoorMediaSession.VideoCodec = .vp8, answerers count: Int = 1,
          clock: any TimerClock = GLibClock.shared,
          door doorConfigure: (inout DoorMediaSession.Options) -> Void = { _ in },
+         makeMedia: @escaping CallMediaFactory = AnswerSession.factory,
          configure: (inout Answerer.Options) -> Void = { _ in }) throws {
         Log.echoToStandardError = false
         server = try SignalServer()
@@ -44,7 +45,7 @@ final class CallHarness {
             let client = try makeClient(server.url, timing: SignalTiming(pingInterval: 25, pongTimeout: 40, initialBackoff: 0.1, maximumBackoff: 1))
             let events = EventLog()
             let answerer = Answerer(signaller: client, options: Self.answererOptions(configure), events: events,
-                                    clock: clock)
+                                    makeMedia: makeMedia, clock: clock)
             answerer.start()
             answerers.append((answerer, client, events))
         }

@@ -1,0 +1,120 @@
+import XCTest
+@testable import C1nkDoor
+@testable import C1nkProbes
+@testable import C1nkAnswerer
+@testable import C1nkGLib
+@testable import C1nkMedia
+@testable import C1nkRTSP
+
+/// The door live over RTSP with a real client (`rtspsrc`), during real calls
+/// from the simulated door: frames decoded, the login required, the audio
+/// held back until accept, a clear error between calls.
+final class RTSPTests: XCTestCase {
+    private var restream: RTSPRestream!
+    private var harness: CallHarness!
+
+    private func start(_ access: RTSPAccess = .login(user: "hall", password: "s3cret pw"),
+                       codec: DoorMediaSession.VideoCodec = .vp8) throws {
+        restream = try RTSPRestream(settings: RTSPSettings(port: 0, access: access))
+        let restream = self.restream!
+        harness = try CallHarness(codec: codec, makeMedia: restream.mediaFactory()) { _ in }
+        harness.events.onEvent = { event, _ in restream.handle(event) }
+    }
+
+    override func tearDown() {
+        harness?.stop()
+        harness = nil
+        restream = nil
+        super.tearDown()
+    }
+
+    private func url(_ login: String? = "hall:s3cret%20pw@") -> String {
+        "rtsp://\(login ?? "")127.0.0.1:\(restream.port)/door"
+    }
+
+    private func ringUntilFirstFrame() {
+        harness.door.ring()
+        waitUntil("the call's first frame", timeout: 10) { self.harness.count("first-frame") == 1 }
+    }
+
+    private func waitForError(_ client: RTSPClient, _ what: String) -> String {
+        var text: String?
+        waitUntil(what, timeout: 8) { text = client.error(); return text != nil }
+        return text ?? ""
+    }
+
+    func testAClientDecodesTheCallAndHearsTheDoorOnlyAfterAccept() throws {
+        try start()
+        ringUntilFirstFrame()
+        let client = try RTSPClient(url: url())
+        if !waitUntil("frames decoded from rtsp://…/door", timeout: 8, { client.frames.value.load(ordering: .relaxed) >= 15 }) {
+            print("client: \(client.error() ?? "no error"); restream packets \(restream.packets)")
+        }
+        waitUntil("the door's audio track playing", timeout: 5) { client.audioBuffers >= 20 }
+        XCTAssertLessThan(client.audioPeak, 33, "before accept, the restream's audio is silence (the speaker's gate)")
+        XCTAssertNil(harness.answerer.command("a"))
+        waitUntil("the door's voice after accept", timeout: 5) { client.audioPeak > 3000 }
+        XCTAssertGreaterThan(restream.packets.video, 15)
+        XCTAssertNil(harness.answerer.command("h"))
+        waitUntil("the call's end") { self.harness.count("ended") == 1 }
+        XCTAssertNil(restream.callId, "unmounted at the end")
+    }
+
+    func testWithoutTheLoginTheClientIsRefusedAndBetweenCallsTheMountIsNotFound() throws {
+        try start()
+        // Between calls: authenticated, and told there is nothing to watch.
+        let early = try RTSPClient(url: url())
+        XCTAssertTrue(waitForError(early, "an error between calls").contains("404"), "404 Not Found between calls")
+        ringUntilFirstFrame()
+        let anonymous = try RTSPClient(url: url(nil))
+        XCTAssertTrue(waitForError(anonymous, "refused without a login").contains("401"))
+        let wrong = try RTSPClient(url: url("hall:wrong@"))
+        XCTAssertTrue(waitForError(wrong, "refused with a wrong password").contains("401"))
+        XCTAssertEqual(anonymous.frames.value.load(ordering: .relaxed), 0)
+        // The same call serves the right login.
+        let right = try RTSPClient(url: url())
+        waitUntil("frames with the login", timeout: 8) { right.frames.value.load(ordering: .relaxed) >= 5 }
+    }
+
+    func testH264IsRestreamedAsReceived() throws {
+        try start(.anonymous, codec: .h264)
+        ringUntilFirstFrame()
+        let client = try RTSPClient(url: url(nil), protocols: "udp")
+        let decoded = waitUntil("H.264 frames decoded over UDP", timeout: 8) { client.frames.value.load(ordering: .relaxed) >= 15 }
+        if !decoded { print("client: \(client.error() ?? "no error"); restream packets \(restream.packets)") }
+    }
+
+    func testAccessOptionsThatDoNotGoTogether() {
+        XCTAssertNil(RTSPAccess.usageProblem(port: nil, user: false, passwordFile: false, anonymous: false))
+        XCTAssertNil(RTSPAccess.usageProblem(port: 8554, user: true, passwordFile: true, anonymous: false))
+        XCTAssertNil(RTSPAccess.usageProblem(port: 8554, user: false, passwordFile: false, anonymous: true))
+        XCTAssertTrue(RTSPAccess.usageProblem(port: 8554, user: false, passwordFile: false, anonymous: false)?
+            .contains("--rtsp-anonymous") == true)
+        XCTAssertNotNil(RTSPAccess.usageProblem(port: 8554, user: true, passwordFile: false, anonymous: false))
+        XCTAssertNotNil(RTSPAccess.usageProblem(port: 8554, user: true, passwordFile: true, anonymous: true))
+        XCTAssertNotNil(RTSPAccess.usageProblem(port: nil, user: true, passwordFile: false, anonymous: false))
+        XCTAssertEqual(RestreamMedia(videoCodec: "VP8", audioCodec: "OPUS")?.silence, "opus")
+        XCTAssertTrue(RestreamMedia(videoCodec: "H264", audioCodec: nil)?.launch.contains("rtph264pay") == true)
+        XCTAssertNil(RestreamMedia(videoCodec: "AV1", audioCodec: "G722"))
+    }
+}
+
+extension RTSPTests {
+    func testAClientThatNeverReadsStallsNeitherTheCallNorTheOtherClients() throws {
+        try start(.anonymous)
+        ringUntilFirstFrame()
+        let stalled = RTSPStalledClient(port: restream.port)
+        waitUntil("the stalled client playing", timeout: 8) { stalled.playing || stalled.failure != nil }
+        XCTAssertNil(stalled.failure)
+        let session = try XCTUnwrap(harness.answerer.currentSession)
+        // Its buffers fill within seconds of video (some 100 kB a second against its few kB and the server's socket buffer).
+        let pushed = restream.packets.video
+        waitUntil("its receive buffer full", timeout: 5) { stalled.unread >= 2048 }
+        waitUntil("seconds of video pushed to the media", timeout: 8) { self.restream.packets.video > pushed + 200 }
+        let shown = session.framesRendered
+        let other = try RTSPClient(url: url(nil))
+        waitUntil("another client's frames", timeout: 8) { other.frames.value.load(ordering: .relaxed) >= 30 }
+        XCTAssertGreaterThan(session.framesRendered, shown + 20, "the call goes on showing the door")
+        withExtendedLifetime(stalled) {}
+    }
+}
