@@ -207,18 +207,20 @@ final class WebCommandTests: XCTestCase {
             return (command.wait(), command.stderr)
         }
         let lonely = try run(["--web-cert", "/etc/hostname"])
-        XCTAssertEqual(lonely.status, 2)
+        XCTAssertEqual(lonely.status, 2, lonely.err)
         XCTAssertTrue(lonely.err.contains("need --web-port"), lonely.err)
         let half = try run(["--web-port", "8443", "--web-cert", "/etc/hostname"])
-        XCTAssertEqual(half.status, 2)
+        XCTAssertEqual(half.status, 2, half.err)
         XCTAssertTrue(half.err.contains("--web-key"), half.err)
-        XCTAssertEqual(try run(["--web-port", "0"]).status, 2)
+        let zero = try run(["--web-port", "0"])
+        XCTAssertEqual(zero.status, 2, zero.err)
         let directory = temporaryDirectory()
         let noPassword = try run(["--server", "ws://127.0.0.1:9/ws", "--device-id-file", directory + "/id", "--web-port", "1",
                                          "--web-password-file", directory + "/none"], environment: ["XDG_STATE_HOME": directory])
-        XCTAssertEqual(noPassword.status, 1)
+        XCTAssertEqual(noPassword.status, 1, noPassword.err)
         XCTAssertTrue(noPassword.err.contains("c1nk-gst-answer web-password"), noPassword.err)
-        XCTAssertEqual(try run(["--web-port", "8443", "--web-plain-http", "--web-cert", "/etc/hostname", "--web-key", "/etc/hostname"]).status, 2)
+        let plainWithCertificate = try run(["--web-port", "8443", "--web-plain-http", "--web-cert", "/etc/hostname", "--web-key", "/etc/hostname"])
+        XCTAssertEqual(plainWithCertificate.status, 2, plainWithCertificate.err)
 
         // HTTPS listens on every interface; plain HTTP only on loopback.
         Log.echoToStandardError = false
@@ -226,15 +228,17 @@ final class WebCommandTests: XCTestCase {
         let server = try SignalServer()
         defer { server.stop() }
         let secure = try Self.startAnswerer(server: server)
-        XCTAssertEqual(Self.listeningAddress(port: secure.port), "00000000")
+        XCTAssertEqual(Self.listeningAddress(port: secure.port), "00000000", "every interface: " + secure.command.stderr)
         secure.command.signal(SIGTERM)
         _ = secure.command.wait()
         let plain = try Self.startAnswerer(server: server, extra: ["--web-plain-http"], scheme: "http")
         defer { plain.command.signal(SIGTERM); _ = plain.command.wait() }
-        XCTAssertEqual(Self.listeningAddress(port: plain.port), "0100007F", "127.0.0.1 only")
+        XCTAssertEqual(Self.listeningAddress(port: plain.port), "0100007F", "127.0.0.1 only: " + plain.command.stderr)
         var client = WebClient(port: plain.port, scheme: "http")
-        XCTAssertEqual(client.login(Self.password).status, 200)
-        XCTAssertEqual(client.request("GET", "/api/state").status, 200)
+        let login = client.login(Self.password)
+        XCTAssertEqual(login.status, 200, login.body + plain.command.stderr)
+        let state = client.request("GET", "/api/state")
+        XCTAssertEqual(state.status, 200, state.body + plain.command.stderr)
     }
 
     /// The local address (hex, as /proc/net/tcp has it) of the socket listening on `port`.
