@@ -228,12 +228,13 @@ final class WebCommandTests: XCTestCase {
         let server = try SignalServer()
         defer { server.stop() }
         let secure = try Self.startAnswerer(server: server)
-        XCTAssertEqual(Self.listeningAddress(port: secure.port), "00000000", "every interface: " + secure.command.stderr)
+        XCTAssertTrue(Self.accepts("127.0.0.2", port: secure.port), "every interface: " + secure.command.stderr)
         secure.command.signal(SIGTERM)
         _ = secure.command.wait()
         let plain = try Self.startAnswerer(server: server, extra: ["--web-plain-http"], scheme: "http")
         defer { plain.command.signal(SIGTERM); _ = plain.command.wait() }
-        XCTAssertEqual(Self.listeningAddress(port: plain.port), "0100007F", "127.0.0.1 only: " + plain.command.stderr)
+        XCTAssertTrue(Self.accepts("127.0.0.1", port: plain.port), plain.command.stderr)
+        XCTAssertFalse(Self.accepts("127.0.0.2", port: plain.port), "127.0.0.1 only: " + plain.command.stderr)
         var client = WebClient(port: plain.port, scheme: "http")
         let login = client.login(Self.password)
         XCTAssertEqual(login.status, 200, login.body + plain.command.stderr)
@@ -241,17 +242,19 @@ final class WebCommandTests: XCTestCase {
         XCTAssertEqual(state.status, 200, state.body + plain.command.stderr)
     }
 
-    /// The local address (hex, as /proc/net/tcp has it) of the socket listening on `port`.
-    static func listeningAddress(port: UInt16) -> String? {
-        let table = (try? String(contentsOfFile: "/proc/net/tcp", encoding: .utf8)) ?? ""
-        let wanted = String(format: "%04X", port)
-        for line in table.split(separator: "\n").dropFirst() {
-            let columns = line.split(separator: " ")
-            guard columns.count > 3, columns[3] == "0A" else { continue }
-            let local = columns[1].split(separator: ":")
-            if local.count == 2, local[1] == wanted { return String(local[0]) }
-        }
-        return nil
+    /// Whether a TCP connection to `host:port` is accepted. 127.0.0.2 is a
+    /// loopback address a socket bound to 127.0.0.1 does not answer on, and
+    /// one bound to every interface does.
+    static func accepts(_ host: String, port: UInt16) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = port.bigEndian
+        address.sin_addr.s_addr = inet_addr(host)
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 }
 
