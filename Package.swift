@@ -45,7 +45,7 @@ let package = Package(
         // Swift cannot call (macros, casts, variadic functions).
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 gstreamer-controller-1.0 libsoup-3.0 pangocairo gdk-pixbuf-2.0",
+            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 gstreamer-controller-1.0 gstreamer-rtp-1.0 libsoup-3.0 pangocairo gdk-pixbuf-2.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
                               "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev",
                               "libpango1.0-dev", "libcairo2-dev", "libgdk-pixbuf-2.0-dev"])]
@@ -54,6 +54,8 @@ let package = Package(
         .target(name: "CPictureBlend", dependencies: ["CGStreamer"]),
         // A call's video into the display's compositor as each frame is decoded (an element and a pad probe in C).
         .target(name: "CDisplayInput", dependencies: ["CGStreamer"]),
+        // The playout-delay header extension on each packet sent to a browser (a pad probe in C).
+        .target(name: "CPlayoutDelay", dependencies: ["CGStreamer"]),
         // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
         .target(
             name: "C1nkPipelines",
@@ -79,7 +81,7 @@ let package = Package(
         .target(name: "C1nkProbes", dependencies: ["CGStreamer", "C1nkGLib", "C1nkPipeline"], exclude: readme,
                 swiftSettings: []),
         // The call's media: webrtcbin sessions, recording, repair, the speaker's mixer graph.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker",
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker",
                                                   "C1nkPipeline", "C1nkProbes"],
                 exclude: readme, swiftSettings: []),
         // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
@@ -169,7 +171,7 @@ let package = Package(
                                                              "C1nkDisplay"], swiftSettings: []),
         // Real calls, pipelines, sockets and processes.
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
+                    dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
                                    "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
                                    "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
                     swiftSettings: swift5),

@@ -2,6 +2,7 @@ import C1nkGLib
 import C1nkPipeline
 import C1nkProbes
 import CGStreamer
+import CPlayoutDelay
 import Foundation
 import Synchronization
 
@@ -166,8 +167,25 @@ public final class BrowserViewer {
         guard out.link(sink) == GST_PAD_LINK_OK else {
             throw MediaError.negotiation("webrtcbin refused the door's \(media) for the browser's m-line \(line.index)")
         }
+        if media == "video", let id = line.playoutDelayExtension {
+            askForNoPlayoutDelay(id: id, encoding: encoding, line: line, payload: pay, sink: sink)
+        }
         for element in [source, depay, pay] { _ = element.syncStateWithParent() }
         sources.append((media, source))
+    }
+
+    /// A browser smooths playout behind its jitter buffer (some 30 ms on
+    /// loopback, after `jitterBufferTarget = 0`); a stream whose packets say
+    /// playout-delay 0/0 is shown as each frame is decoded, as for cloud
+    /// games. webrtcbin 1.22 answers only the header extensions its
+    /// transceiver's preferences name, so they name this one; each packet
+    /// then carries it (a probe in C, `CPlayoutDelay`).
+    private func askForNoPlayoutDelay(id: Int, encoding: String, line: WHEPOffer.Line, payload: Element, sink: Pad) {
+        guard (1...14).contains(id), let out = payload.staticPad("src"),
+              let transceiver = GObjectReference(property: "transceiver", of: sink.object) else { return }
+        transceiver.set("codec-preferences", fromString: "application/x-rtp,media=video,encoding-name=\(encoding),payload=\(line.payloadType),"
+                        + "clock-rate=90000,extmap-\(id)=(string)\"\(WHEPOffer.playoutDelayURI)\"")
+        _ = c1nk_playout_delay_attach(out.pointer, guint(id))
     }
 
     private func finishAnswer() {

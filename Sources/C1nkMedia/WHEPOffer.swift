@@ -5,7 +5,12 @@ public struct WHEPOffer: Equatable, Sendable {
     public struct Line: Equatable, Sendable {
         public let index: Int
         public let payloadType: Int
+        /// The id the browser gave libwebrtc's playout-delay header extension
+        /// (`a=extmap`), when it offers it.
+        public var playoutDelayExtension: Int? = nil
     }
+
+    public static let playoutDelayURI = "http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"
 
     public let video: Line?
     public let audio: Line?
@@ -20,17 +25,21 @@ public struct WHEPOffer: Equatable, Sendable {
     public init(sdp: String, videoCodec: String?) throws {
         let lines = sdp.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
         guard lines.first == "v=0", sdp.utf8.count <= 64 * 1024 else { throw Refusal("not an SDP offer (it must begin with v=0)") }
-        var sections: [(kind: String, rtpmap: [(Int, String, String)])] = []
+        var sections: [(kind: String, rtpmap: [(Int, String, String)], playoutDelay: Int?)] = []
         for line in lines {
             guard line.count >= 2, line.dropFirst().first == "=" else { throw Refusal("not an SDP offer: a line is not type=value") }
             if line.hasPrefix("m=") {
                 let kind = line.dropFirst(2).split(separator: " ").first.map(String.init) ?? ""
-                sections.append((kind, []))
+                sections.append((kind, [], nil))
             } else if line.hasPrefix("a=rtpmap:"), !sections.isEmpty {
                 let rest = line.dropFirst("a=rtpmap:".count).split(separator: " ", maxSplits: 1)
                 guard rest.count == 2, let pt = Int(rest[0]) else { continue }
                 let name = rest[1].split(separator: "/").first.map { $0.uppercased() } ?? ""
                 sections[sections.count - 1].rtpmap.append((pt, name, String(rest[1])))
+            } else if line.hasPrefix("a=extmap:"), line.hasSuffix(" " + Self.playoutDelayURI), !sections.isEmpty {
+                // "a=extmap:5 URI" or "a=extmap:5/sendrecv URI"
+                let id = line.dropFirst("a=extmap:".count).prefix { $0.isNumber }
+                sections[sections.count - 1].playoutDelay = Int(id)
             } else if line.hasPrefix("a=fmtp:"), !sections.isEmpty {
                 let rest = line.dropFirst("a=fmtp:".count).split(separator: " ", maxSplits: 1)
                 guard rest.count == 2, let pt = Int(rest[0]),
@@ -46,7 +55,7 @@ public struct WHEPOffer: Equatable, Sendable {
                 let candidates = section.rtpmap.filter { $0.1 == codec }
                 // H.264: packetization-mode=1, as the door's RTP is.
                 let chosen = codec == "H264" ? (candidates.first { $0.2.contains("packetization-mode=1") } ?? candidates.first) : candidates.first
-                if let chosen { video = Line(index: index, payloadType: chosen.0) }
+                if let chosen { video = Line(index: index, payloadType: chosen.0, playoutDelayExtension: section.playoutDelay) }
             }
             if section.kind == "audio", audio == nil, let opus = section.rtpmap.first(where: { $0.1 == "OPUS" }) {
                 audio = Line(index: index, payloadType: opus.0)

@@ -16,6 +16,7 @@
 #include <gst/app/gstappsrc.h>
 #include <gst/pbutils/pbutils.h>
 #include <gst/sdp/sdp.h>
+#include <gst/rtp/rtp.h>
 #include <gst/video/video.h>
 #include <gst/webrtc/webrtc.h>
 #include <gst/controller/controller.h>

@@ -1,14 +1,19 @@
+import CGStreamer
+import C1nkGLib
+import CPlayoutDelay
 import XCTest
 @testable import C1nkMedia
 
 /// The browser's WHEP offer read for the viewer, and the answer completed with candidates (pure).
 final class WHEPOfferTests: XCTestCase {
-    static func offer(videoCodecs: [(Int, String)] = [(96, "VP8/90000"), (102, "H264/90000")], opus: Bool = true) -> String {
+    static func offer(videoCodecs: [(Int, String)] = [(96, "VP8/90000"), (102, "H264/90000")], opus: Bool = true,
+                      playoutDelay: Int? = nil) -> String {
         var lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
                      "m=video 9 UDP/TLS/RTP/SAVPF " + videoCodecs.map { String($0.0) }.joined(separator: " "),
                      "c=IN IP4 0.0.0.0", "a=ice-ufrag:abcd", "a=ice-pwd:abcdefghijklmnopqrstuvwx",
                      "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":"),
                      "a=setup:actpass", "a=mid:0", "a=recvonly", "a=rtcp-mux"]
+        if let playoutDelay { lines.append("a=extmap:\(playoutDelay) " + WHEPOffer.playoutDelayURI) }
         for (pt, map) in videoCodecs {
             lines.append("a=rtpmap:\(pt) \(map)")
             if map.hasPrefix("H264") { lines.append("a=fmtp:\(pt) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f") }
@@ -28,6 +33,34 @@ final class WHEPOfferTests: XCTestCase {
         XCTAssertEqual(h264.video?.payloadType, 100)
         let audioOnly = try WHEPOffer(sdp: Self.offer(videoCodecs: [(98, "VP9/90000")]), videoCodec: "VP8")
         XCTAssertNil(audioOnly.video, "the door's codec is not offered: audio only")
+    }
+
+    func testThePlayoutDelayExtensionIsFoundOnTheVideoLine() throws {
+        XCTAssertNil(try WHEPOffer(sdp: Self.offer(), videoCodec: "VP8").video?.playoutDelayExtension)
+        XCTAssertEqual(try WHEPOffer(sdp: Self.offer(playoutDelay: 5), videoCodec: "VP8").video?.playoutDelayExtension, 5)
+        let directional = Self.offer().replacingOccurrences(of: "a=mid:0\r\n", with: "a=mid:0\r\na=extmap:7/recvonly \(WHEPOffer.playoutDelayURI)\r\n")
+        XCTAssertEqual(try WHEPOffer(sdp: directional, videoCodec: "VP8").video?.playoutDelayExtension, 7)
+    }
+
+    /// The probe's work on one packet: a one-byte extension with the id and
+    /// minimum = maximum = 0, the payload untouched.
+    func testAPacketIsMarkedWithZeroPlayoutDelay() throws {
+        GStreamer.initialize()
+        let buffer = try XCTUnwrap(gst_rtp_buffer_new_allocate(4, 0, 0))
+        defer { gst_buffer_unref(buffer) }
+        gst_buffer_fill(buffer, 12, [1, 2, 3, 4] as [UInt8], 4)
+        XCTAssertEqual(c1nk_playout_delay_mark(buffer, 5), 1)
+        var rtp = GstRTPBuffer()
+        XCTAssertEqual(gst_rtp_buffer_map(buffer, GST_MAP_READ, &rtp), 1)
+        defer { gst_rtp_buffer_unmap(&rtp) }
+        var data: gpointer?
+        var size: guint = 0
+        XCTAssertEqual(gst_rtp_buffer_get_extension_onebyte_header(&rtp, 5, 0, &data, &size), 1)
+        XCTAssertEqual(size, 3)
+        XCTAssertEqual(data.map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 3)) }, [0, 0, 0])
+        let payload = gst_rtp_buffer_get_payload(&rtp).map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 4)) }
+        XCTAssertEqual(payload, [1, 2, 3, 4])
+        XCTAssertEqual(c1nk_playout_delay_attach(gst_pad_new("src", GST_PAD_SRC), 15), 0, "ids above 14 need the two-byte form")
     }
 
     func testMalformedOffersAreRefused() {

@@ -269,7 +269,7 @@ extension WebCommandTests {
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
         let directory = temporaryDirectory()
         let offerFile = directory + "/offer.sdp"
-        try WHEPOfferTests.offer().write(toFile: offerFile, atomically: true, encoding: .utf8)
+        try WHEPOfferTests.offer(playoutDelay: 5).write(toFile: offerFile, atomically: true, encoding: .utf8)
         try "hello, not SDP".write(toFile: directory + "/bad.sdp", atomically: true, encoding: .utf8)
         var browser = WebClient(port: answerer.port)
         XCTAssertEqual(browser.login(Self.password).status, 200)
@@ -297,6 +297,7 @@ extension WebCommandTests {
             XCTAssertEqual(reply.headers["content-type"], "application/sdp")
             XCTAssertTrue(reply.body.contains("a=candidate:") && reply.body.contains("a=end-of-candidates"), reply.body)
             XCTAssertTrue(reply.body.contains("a=sendonly"), "the door's media go one way to a watching browser")
+            XCTAssertTrue(reply.body.contains("a=extmap:5 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"), "shown at once, not smoothed: " + reply.body)
             if let location = reply.headers["location"] { locations.append(location) }
             if locations.count > WebMediaLimits.viewers { break }
         }
