@@ -15,6 +15,7 @@ extension Answerer {
                 onAction?(action)
             }
         }
+        releaseSlotIfIdle()
         return refusals
     }
 

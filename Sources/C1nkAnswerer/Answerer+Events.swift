@@ -16,7 +16,7 @@ extension Answerer {
             log.info("ringing: \(doorName) (call \(callId))")
             if options.answerMode == .auto { answerAutomatically(callId) }
         case let .missed(callId, doorName, reason):
-            // Another ring while busy: the call in progress, its timers and counts stay as they are.
+            // Another ring while busy or beyond capacity: the call in progress, its timers and counts stay as they are.
             log.info("missed a ring from \(doorName) (call \(callId)): \(reason)")
         case let .doorOpenFailed(callId, reason):
             log.warning("call \(callId): the door did not open (\(reason.rawValue))")

@@ -30,7 +30,7 @@ extension Answerer {
 
     private func serverMessage(_ message: ServerMessage) {
         switch message {
-        case let .incoming(callId, doorName): handle(.incoming(callId: callId, doorName: doorName))
+        case let .incoming(callId, doorName): incoming(callId: callId, doorName: doorName)
         case .joinOk(let callId): handle(.joinOk(callId: callId))
         case let .offer(callId, sdp): handle(.offer(callId: callId, sdp: sdp))
         case let .ice(callId, candidate): handle(.remoteCandidate(callId: callId, candidate: candidate))

@@ -37,6 +37,8 @@ public final class Answerer {
     public let speaker: SpeakerOutput?
     /// Where every timer of the answerer comes from, and the time of the call's figures.
     public let clock: any TimerClock
+    /// The machine's call slots (`--max-calls`); nil: no limit.
+    public var capacity: (any CallCapacity)?
 
     let signaller: any Signaller
     let makeMedia: CallMediaFactory
@@ -60,6 +62,8 @@ public final class Answerer {
     /// The user's mute, kept across the sessions of one call (a re-offer
     /// builds a new one) and settable while ringing.
     var microphoneMuted = false
+    /// The call slot the call in progress holds.
+    var heldSlot: (any CallSlot)?
     /// Returns the heap's free pages to the system after each call's teardown.
     let heapTrim = HeapTrim()
 

@@ -16,7 +16,8 @@ public enum CallEvent: Equatable, Sendable {
 
     // A call
     case ringing(callId: String, doorName: String)
-    /// A ring while another call is in progress (reason `busy`): nothing is sent for it.
+    /// A ring while another call is in progress (reason `busy`), or beyond the
+    /// machine's capacity (`over-capacity`): it does not ring, nothing is sent for it.
     case missed(callId: String, doorName: String, reason: String)
     case accepted(callId: String)
     /// The peer connection is up; `sinceRingMs` is added by the answerer.

@@ -35,4 +35,12 @@ extension CallMachine {
         case noConnection = "no-connection", mediaFailed = "media-failed", lost
         case serverError = "server-error", shutdown
     }
+
+    /// Why a ring was `missed`, as the event's `reason`.
+    public enum MissedReason: String, Equatable, Sendable {
+        /// This answerer is in another call.
+        case busy
+        /// Every call slot of the machine is taken (`--max-calls`).
+        case overCapacity = "over-capacity"
+    }
 }

@@ -6,6 +6,9 @@ extension CallMachine {
     public enum Event: Equatable, Sendable {
         // From the server
         case incoming(callId: String, doorName: String)
+        /// A ring that arrived when this machine already carries every call
+        /// it can (the answerer found no free call slot): not answered.
+        case overCapacity(callId: String, doorName: String)
         case joinOk(callId: String)
         case offer(callId: String, sdp: String)
         case remoteCandidate(callId: String, candidate: IceCandidate)

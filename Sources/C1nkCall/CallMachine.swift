@@ -18,6 +18,8 @@ import C1nkProtocol
 /// - a ring while a call is in progress touches nothing of that call: it is
 ///   reported `missed` (reason `busy`) and nothing is sent for it (a `reject`
 ///   from a device that never joined could end the ring for everyone);
+/// - a ring the machine has no room for (`overCapacity`) is reported
+///   `missed` (reason `over-capacity`) the same way: no ringtone, nothing sent;
 /// - every other ring ends with exactly one `ended` event;
 /// - the door opens only after accept, and only while the signaling socket is
 ///   up: a request is never queued to leave minutes later;
@@ -83,12 +85,19 @@ public struct CallMachine: Equatable, Sendable {
             remember(callId)
             if call != nil {
                 // Not ours to answer: nothing goes to the server, the call in progress is untouched.
-                return [.emit(.missed(callId: callId, doorName: doorName, reason: "busy"))]
+                return [.emit(.missed(callId: callId, doorName: doorName, reason: MissedReason.busy.rawValue))]
             }
             call = Call(callId: callId, doorName: doorName)
             // Ringing first, then the network and media work.
             return [.emit(.ringing(callId: callId, doorName: doorName)), .startRingtone,
                     .signal(.join(callId: callId)), .startTimer(.connect, callId: callId)]
+
+        case let .overCapacity(callId, doorName):
+            guard !handledCallIds.contains(callId) else { return [] }
+            remember(callId)
+            // Nothing rings, nothing goes to the server: another device may answer it.
+            let reason: MissedReason = call == nil ? .overCapacity : .busy
+            return [.emit(.missed(callId: callId, doorName: doorName, reason: reason.rawValue))]
 
         case let .joinOk(callId):
             guard let current = call, current.callId == callId else { return [] }

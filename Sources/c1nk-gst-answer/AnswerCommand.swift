@@ -60,6 +60,13 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
+        let slots: CallSlots?
+        do {
+            slots = try commandLine.capacity.makeSlots(for: options.media)
+        } catch {
+            stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
+            return 1
+        }
         let events: EventLog
         let identity: DeviceIdentity
         let client: SignalClient
@@ -106,7 +113,7 @@ enum AnswerCommand {
             restream?.handle(event)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
-            case .ringing, .accepted, .ended, .disconnected, .connectFailed:
+            case .ringing, .missed, .accepted, .ended, .disconnected, .connectFailed:
                 // `systemctl status` shows what the doorbell is doing.
                 if let line = StatusLine.text(event, manual: false) { notifier.status(line) }
             case .recording(_, let path): recordingsInProgress.insert(path)
@@ -123,6 +130,7 @@ enum AnswerCommand {
         options.beforeRecording = { retention?.prepareForRecording() }
         let answerer = Answerer(signaller: client, options: options, events: events,
                                 makeMedia: restream?.mediaFactory() ?? AnswerSession.factory)
+        answerer.capacity = slots
         screens.connect(answerer, events: events)
         control?.onCommand = { answerer.command($0) }
         home?.command = { answerer.command($0) }

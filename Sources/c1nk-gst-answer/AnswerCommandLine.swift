@@ -30,6 +30,8 @@ struct AnswerCommandLine {
     var mqtt = MQTTCommandOptions()
     var web = WebCommandOptions()
     var rtsp = RTSPCommandOptions()
+    /// `--max-calls`, `--calls-dir`: the machine's call slots.
+    var capacity = CapacityOptions()
     /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
     var gstDebug: String?
     var configPath: String?

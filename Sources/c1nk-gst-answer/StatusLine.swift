@@ -19,7 +19,12 @@ enum StatusLine {
         case let .recorded(_, path, error):
             guard let error else { return "recorded \(path)" }
             return "recording stopped (\(error)); the call goes on; kept \(path)"
-        case let .missed(_, doorName, reason): return "missed a ring from \(doorName) (\(reason): already in a call)"
+        case let .missed(_, doorName, reason):
+            guard reason == CallMachine.MissedReason.overCapacity.rawValue else {
+                return "missed a ring from \(doorName) (\(reason): already in a call)"
+            }
+            return "missed a ring from \(doorName) (over-capacity: this machine already carries its --max-calls calls; "
+                + "raise --max-calls or run fewer answerers on this machine)"
         case .doorOpenFailed(_, let reason):
             switch reason {
             case .notConnected: return "the door was NOT opened: not connected to the server; try again once reconnected"

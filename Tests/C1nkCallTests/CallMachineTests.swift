@@ -20,7 +20,7 @@ private let localCandidate = IceCandidate(candidate: "candidate:2 1 UDP 21222602
 /// Every event that carries a callId, once per case (twice for call-end: the
 /// mapped reason and any other).
 private func callEvents(for id: String) -> [Event] {
-    [.incoming(callId: id, doorName: door), .joinOk(callId: id), .offer(callId: id, sdp: offerSdp),
+    [.incoming(callId: id, doorName: door), .overCapacity(callId: id, doorName: door), .joinOk(callId: id), .offer(callId: id, sdp: offerSdp),
      .remoteCandidate(callId: id, candidate: remoteCandidate), .doorOpenOk(callId: id),
      .callEnd(callId: id, reason: "answered-elsewhere"), .callEnd(callId: id, reason: "door-hangup"),
      .answerCreated(callId: id, sdp: answerSdp), .localCandidate(callId: id, candidate: localCandidate),
@@ -40,6 +40,7 @@ private let everyEvent = callEvents(for: current) + callEvents(for: foreign) + c
 private func caseName(_ event: Event) -> String {
     switch event {
     case .incoming: "incoming"
+    case .overCapacity: "overCapacity"
     case .joinOk: "joinOk"
     case .offer: "offer"
     case .remoteCandidate: "remoteCandidate"
@@ -64,11 +65,11 @@ private func caseName(_ event: Event) -> String {
     }
 }
 
-private let eventCaseCount = 22
+private let eventCaseCount = 23
 
 private func eventCallId(_ event: Event) -> String? {
     switch event {
-    case let .incoming(id, _), let .joinOk(id), let .offer(id, _), let .remoteCandidate(id, _),
+    case let .incoming(id, _), let .overCapacity(id, _), let .joinOk(id), let .offer(id, _), let .remoteCandidate(id, _),
          let .doorOpenOk(id), let .callEnd(id, _), let .answerCreated(id, _), let .localCandidate(id, _),
          let .mediaConnected(id), let .mediaDisconnected(id), let .firstFrame(id), let .mediaFailed(id, _),
          let .timeout(_, id):
@@ -148,6 +149,14 @@ private func isEnded(_ action: Action) -> Bool {
 
 // MARK: - Harness
 
+/// The call a ring event is for (`incoming` or `overCapacity`).
+private func ringId(_ event: Event) -> String? {
+    switch event {
+    case let .incoming(id, _), let .overCapacity(id, _): id
+    default: nil
+    }
+}
+
 /// A machine plus what the outside world has seen it do, so invariants that
 /// span several events are checked after every single one.
 private struct Harness {
@@ -180,7 +189,7 @@ private struct Harness {
         var endedNow: [String] = []
         for (index, action) in actions.enumerated() {
             if let id = actionCallId(action) {
-                let allowed = [callBefore?.callId, { if case let .incoming(id, _) = event { id } else { nil } }()]
+                let allowed = [callBefore?.callId, ringId(event)]
                 XCTAssert(allowed.contains(id), "action for an unrelated call; \(context())", file: file, line: line)
             }
             switch action {
@@ -199,10 +208,13 @@ private struct Harness {
                                "media audio must be on exactly when accepted; \(context())", file: file, line: line)
             case .emit(.ringing):
                 XCTAssertEqual(index, 0, "ringing must come first; \(context())", file: file, line: line)
-            case let .emit(.missed(id, _, _)):
-                XCTAssertEqual(event, .incoming(callId: id, doorName: door), "missed only for a ring; \(context())",
+            case let .emit(.missed(id, _, reason)):
+                XCTAssertEqual(ringId(event), id, "missed only for a ring; \(context())", file: file, line: line)
+                if case .incoming = event {
+                    XCTAssertNotNil(callBefore, "missed only while busy; \(context())", file: file, line: line)
+                }
+                XCTAssertEqual(reason, callBefore == nil ? "over-capacity" : "busy", "the reason; \(context())",
                                file: file, line: line)
-                XCTAssertNotNil(callBefore, "missed only while busy; \(context())", file: file, line: line)
                 XCTAssertEqual(machine.call, callBefore, "a missed ring touched the call; \(context())",
                                file: file, line: line)
                 XCTAssertEqual(actions.count, 1, "a missed ring does nothing else; \(context())", file: file, line: line)
@@ -324,7 +336,7 @@ final class CallMachineTests: XCTestCase {
             let start = drive(script)
             let foreignIds: [String] = [current, foreign].filter { $0 != start.call?.callId }
             for event in foreignIds.flatMap(callEvents(for:)) {
-                if case .incoming = event { continue }  // a ring for another call is not foreign: it starts one
+                if ringId(event) != nil { continue }  // a ring for another call is not foreign: it starts (or misses) one
                 var machine = start
                 XCTAssertEqual(machine.handle(event), [], "\(name) + \(event)")
                 XCTAssertEqual(machine, start, "\(name) + \(event) changed the state")
@@ -420,6 +432,33 @@ final class CallMachineTests: XCTestCase {
                            [.emit(.missed(callId: foreign, doorName: door, reason: "busy"))])
             XCTAssertEqual(machine.call, start.call, "the current call is untouched")
             XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), [], "already handled")
+        }
+    }
+
+    func testARingBeyondCapacityIsMissedOverCapacityAndSendsNothing() {
+        for script in [Script.idle, Script.afterCall] {
+            let start = drive(script)
+            var machine = start
+            // No ringtone, no join, no reject: another device in the home may still answer it.
+            XCTAssertEqual(machine.handle(.overCapacity(callId: foreign, doorName: door)),
+                           [.emit(.missed(callId: foreign, doorName: door, reason: "over-capacity"))])
+            XCTAssertNil(machine.call, "no call is started")
+            XCTAssertTrue(machine.handledCallIds.contains(foreign))
+            XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), [], "a repeat of that ring is ignored")
+            XCTAssertEqual(machine.handle(.overCapacity(callId: foreign, doorName: door)), [], "reported once")
+            XCTAssertEqual(machine.handle(.incoming(callId: "call-3", doorName: door)), ringing("call-3"),
+                           "the next ring with room rings")
+        }
+    }
+
+    func testOverCapacityWhileInACallIsMissedBusyAndTouchesNothing() {
+        for script in [Script.ringing, Script.acceptPending, Script.accepted, Script.acceptedConnected] {
+            let start = drive(script)
+            var machine = start
+            XCTAssertEqual(machine.handle(.overCapacity(callId: foreign, doorName: door)),
+                           [.emit(.missed(callId: foreign, doorName: door, reason: "busy"))])
+            XCTAssertEqual(machine.call, start.call, "the current call is untouched")
+            XCTAssertEqual(machine.handle(.overCapacity(callId: current, doorName: door)), [], "the current call's id is handled")
         }
     }
 
@@ -554,7 +593,7 @@ final class CallMachineTests: XCTestCase {
     func testEventsAfterEndedDoNothing() {
         let start = drive(Script.afterCall)
         for event in everyEvent {
-            if case .incoming(foreign, _) = event { continue }  // a genuinely new ring
+            if ringId(event) == foreign { continue }  // a genuinely new ring
             var machine = start
             XCTAssertEqual(machine.handle(event), [], "\(event)")
         }
