@@ -30,6 +30,7 @@ extension Answerer {
             session.onFirstFrame = { [weak self] in self?.handle(.firstFrame(callId: callId)) }
             session.onFailure = { [weak self] reason in self?.handle(.mediaFailed(callId: callId, reason: reason)) }
             session.onWarning = { [weak self] text in self?.events.emit(.error(callId: callId, message: text)) }
+            session.onSnapshot = { [weak self] path in self?.events.emit(.snapshot(callId: callId, path: path)) }
             session.onRecordingFailed = { [weak self, weak session] reason in
                 guard let self, let path = session?.recordingPath else { return }
                 // The recording ends here; the call goes on.

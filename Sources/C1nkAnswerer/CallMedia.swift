@@ -16,6 +16,8 @@ public protocol CallMedia: AnyObject {
     var onAudioProblem: ((String) -> Void)? { get set }
     var onWarning: ((String) -> Void)? { get set }
     var onRecordingFailed: ((String) -> Void)? { get set }
+    /// The visitor's snapshot is on disk (its path).
+    var onSnapshot: ((String) -> Void)? { get set }
 
     var framesRendered: Int { get }
     var speakerPeakWhileEnabled: Double { get }

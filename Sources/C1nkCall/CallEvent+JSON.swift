@@ -30,7 +30,7 @@ extension CallEvent {
             set("doorName", doorName)
             set("serverReason", serverReason)
             set("frames", frames)
-        case let .recording(_, path): set("path", path)
+        case let .recording(_, path), let .snapshot(_, path): set("path", path)
         case let .recorded(_, path, error):
             set("path", path)
             set("error", error)
@@ -105,6 +105,7 @@ extension CallEvent {
             self = .ended(callId: try string("callId"), reason: reason, doorName: try string("doorName"),
                           serverReason: fields["serverReason"]?.stringValue, frames: fields["frames"]?.intValue)
         case .recording: self = .recording(callId: try string("callId"), path: try string("path"))
+        case .snapshot: self = .snapshot(callId: try string("callId"), path: try string("path"))
         case .recorded: self = .recorded(callId: try string("callId"), path: try string("path"), error: fields["error"]?.stringValue)
         case .levels:
             guard let muted = fields["muted"]?.boolValue else { throw CallEventDecodingError(key: "muted", fields: fields) }

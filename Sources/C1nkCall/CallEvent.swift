@@ -33,6 +33,8 @@ public enum CallEvent: Equatable, Sendable {
     case recording(callId: String, path: String)
     /// The recording is finished; with `error` it stopped early and the call went on.
     case recorded(callId: String, path: String, error: String? = nil)
+    /// The visitor's picture (a JPEG of the first good frame of the door's video) is on disk.
+    case snapshot(callId: String, path: String)
     /// Every `--levels-interval` of an accepted call: dBFS RMS, -100 for silence.
     case levels(callId: String, door: Double, resident: Double, muted: Bool)
     /// The probes' figures of a call (`--measure`, the benchmark).
@@ -56,7 +58,7 @@ public enum CallEvent: Equatable, Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         case connected, registered, disconnected, connectFailed = "connect-failed"
         case ringing, missed, accepted, mediaConnected = "media-connected", firstFrame = "first-frame"
-        case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded
+        case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded, snapshot
         case levels, measurements, error, deleted, reloaded
     }
 
@@ -76,6 +78,7 @@ public enum CallEvent: Equatable, Sendable {
         case .ended: return .ended
         case .recording: return .recording
         case .recorded: return .recorded
+        case .snapshot: return .snapshot
         case .levels: return .levels
         case .measurements: return .measurements
         case .error: return .error
@@ -93,7 +96,7 @@ public enum CallEvent: Equatable, Sendable {
         case .connected, .registered, .disconnected, .connectFailed, .deleted, .reloaded: return nil
         case let .ringing(callId, _), let .missed(callId, _, _), let .accepted(callId), let .mediaConnected(callId, _),
              let .firstFrame(callId, _), let .doorOpened(callId), let .doorOpenFailed(callId, _),
-             let .ended(callId, _, _, _, _), let .recording(callId, _), let .recorded(callId, _, _),
+             let .ended(callId, _, _, _, _), let .recording(callId, _), let .recorded(callId, _, _), let .snapshot(callId, _),
              let .levels(callId, _, _, _), let .measurements(callId, _):
             return callId
         case .error(let callId, _): return callId

@@ -26,11 +26,14 @@ public final class RingHistory {
         public var t: Int64
         public var door: String
         public var outcome: Outcome
+        /// The visitor's snapshot (a JPEG), when the call had one; absent in older files.
+        public var snapshot: String?
 
-        public init(t: Int64, door: String, outcome: Outcome) {
+        public init(t: Int64, door: String, outcome: Outcome, snapshot: String? = nil) {
             self.t = t
             self.door = door
             self.outcome = outcome
+            self.snapshot = snapshot
         }
 
         /// The list row: "Dnes 14:32" over "Hlavný vchod · prijaté".

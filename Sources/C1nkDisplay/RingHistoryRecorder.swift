@@ -5,7 +5,7 @@ import C1nkCall
 /// history: it never reached the resident.
 public final class RingHistoryRecorder {
     private let history: RingHistory
-    private var rings: [String: (t: Int64, door: String, accepted: Bool)] = [:]
+    private var rings: [String: (t: Int64, door: String, accepted: Bool, snapshot: String?)] = [:]
     /// Called after an entry is written (the display refreshes its list).
     public var onChange: (() -> Void)?
 
@@ -15,12 +15,15 @@ public final class RingHistoryRecorder {
     public func record(_ event: CallEvent, at t: Int64) {
         switch event {
         case let .ringing(callId, doorName):
-            rings[callId] = (t, doorName, false)
+            rings[callId] = (t, doorName, false, nil)
         case let .accepted(callId):
             rings[callId]?.accepted = true
+        case let .snapshot(callId, path):
+            rings[callId]?.snapshot = path
         case let .ended(callId, reason, doorName, _, _):
-            let ring = rings.removeValue(forKey: callId) ?? (t, doorName, false)
-            history.append(.init(t: ring.t, door: ring.door, outcome: Self.outcome(accepted: ring.accepted, reason: reason)))
+            let ring = rings.removeValue(forKey: callId) ?? (t, doorName, false, nil)
+            history.append(.init(t: ring.t, door: ring.door, outcome: Self.outcome(accepted: ring.accepted, reason: reason),
+                                 snapshot: ring.snapshot))
             onChange?()
         default:
             break

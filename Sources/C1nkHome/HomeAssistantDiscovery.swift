@@ -2,8 +2,8 @@ import Foundation
 
 /// Home Assistant's MQTT discovery for one answerer: one device-based
 /// document (`homeassistant/device/<id>/config`, retained) declaring the
-/// doorbell event, the call state, the buttons, the mute switch and the
-/// server link. Pure: the text is built here, published by the link.
+/// doorbell event, the call state, the buttons, the mute switch, the last
+/// visitor's snapshot and the server link. Pure: the text is built here, published by the link.
 public struct HomeAssistantDiscovery: Sendable {
     public let deviceId: String
     public let deviceName: String
@@ -56,6 +56,9 @@ public struct HomeAssistantDiscovery: Sendable {
             entity("mute", "switch", "Mute", [
                 "command_topic": topics.command, "payload_on": "mute", "payload_off": "unmute", "retain": false,
                 "state_topic": topics.mute, "state_on": "ON", "state_off": "OFF", "icon": "mdi:microphone-off",
+            ]),
+            entity("snapshot", "image", "Last visitor", [
+                "image_topic": topics.snapshot, "content_type": "image/jpeg", "icon": "mdi:doorbell-video",
             ]),
             entity("server", "binary_sensor", "Server link", [
                 "device_class": "connectivity", "state_topic": topics.server, "payload_on": "ON", "payload_off": "OFF",

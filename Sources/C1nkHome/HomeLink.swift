@@ -15,6 +15,8 @@ public struct HomeLink: Sendable {
     public private(set) var callId: String?
     public private(set) var muted = false
     public private(set) var serverUp = false
+    /// The visitor's snapshot of the call in progress, once taken: later events of the call carry it.
+    public private(set) var snapshot: String?
 
     public init(discovery: HomeAssistantDiscovery) {
         self.discovery = discovery
@@ -70,7 +72,7 @@ public struct HomeLink: Sendable {
     public mutating func handle(_ event: CallEvent) -> [HomePublication] {
         switch event {
         case let .ringing(callId, doorName):
-            state = .ringing; door = doorName; self.callId = callId; muted = false
+            state = .ringing; door = doorName; self.callId = callId; muted = false; snapshot = nil
             return [doorbell("ring", callId: callId, door: doorName), callPublication(), mutePublication()]
         case let .missed(callId, doorName, reason):
             return [doorbell("missed", callId: callId, door: doorName, extra: ["reason": reason])]
@@ -81,13 +83,13 @@ public struct HomeLink: Sendable {
             return [doorbell("door_opened", callId: callId, door: door)]
         case let .ended(callId, reason, doorName, _, _):
             let wasRinging = state == .ringing
-            state = .idle; door = nil; self.callId = nil; muted = false
             var out: [HomePublication] = []
             if reason == .answeredElsewhere {
                 out.append(doorbell("answered_elsewhere", callId: callId, door: doorName))
             } else if wasRinging, reason != .rejected, reason != .shutdown {
                 out.append(doorbell("missed", callId: callId, door: doorName, extra: ["reason": reason.rawValue]))
             }
+            state = .idle; door = nil; self.callId = nil; muted = false; snapshot = nil
             return out + [callPublication(), mutePublication()]
         case let .levels(_, _, _, isMuted):
             guard isMuted != muted else { return [] }
@@ -105,6 +107,10 @@ public struct HomeLink: Sendable {
             var object: [String: Any] = ["message": message]
             if let callId { object["callId"] = callId }
             return [HomePublication(topics.error, HomeJSON.text(object), retain: false)]
+        case let .snapshot(callId, path):
+            // The picture's bytes go out from the client, which reads the file (`snapshotPublication`).
+            if callId == self.callId { snapshot = path }
+            return []
         case .connected, .mediaConnected, .firstFrame, .doorOpenFailed, .recording, .recorded, .measurements,
              .deleted, .reloaded:
             return []
@@ -121,6 +127,7 @@ public struct HomeLink: Sendable {
     private func doorbell(_ type: String, callId: String, door: String?, extra: [String: Any] = [:]) -> HomePublication {
         var object: [String: Any] = ["event_type": type, "callId": callId]
         if let door { object["door"] = door }
+        if let snapshot, callId == self.callId { object["snapshot"] = snapshot }
         return HomePublication(topics.event, HomeJSON.text(object.merging(extra) { a, _ in a }), retain: false)
     }
 

@@ -18,6 +18,8 @@ public struct HomeTopics: Equatable, Sendable {
     public var mute: String { prefix + "/mute" }
     /// `ON` while the C1nk server link is up; retained.
     public var server: String { prefix + "/server" }
+    /// The last visitor's snapshot, the JPEG's bytes (the `image` entity); retained.
+    public var snapshot: String { prefix + "/snapshot" }
     /// Commands in; only what arrives live and unretained is obeyed.
     public var command: String { prefix + "/command" }
     /// Why a command was refused, and errors of the answerer; never retained.

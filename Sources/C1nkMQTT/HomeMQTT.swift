@@ -1,6 +1,7 @@
 import C1nkCall
 import C1nkGLibBase
 import C1nkHome
+import Foundation
 
 /// The answerer on MQTT: an `MQTTClient` driven by a `HomeLink`. Give it
 /// every `CallEvent` (`send`), and a `command` closure that hands a word to
@@ -41,7 +42,26 @@ public final class HomeMQTT {
     /// One of the answerer's events.
     public func send(_ event: CallEvent) {
         publish(link.handle(event))
+        if case let .snapshot(_, path) = event { publishSnapshot(path) }
     }
+
+    /// The `image` entity's picture: the JPEG's bytes, retained, so Home
+    /// Assistant shows the last visitor after its own restart too.
+    private func publishSnapshot(_ path: String) {
+        guard let handle = FileHandle(forReadingAtPath: path) else {
+            Log.mqtt.warning("cannot read the snapshot \(path) to publish it")
+            return
+        }
+        defer { try? handle.close() }
+        // A JPEG of the door's camera is tens of kilobytes; more is not a snapshot of ours.
+        guard let data = try? handle.read(upToCount: Self.largestSnapshot + 1), data.count <= Self.largestSnapshot else {
+            Log.mqtt.warning("the snapshot \(path) is over \(Self.largestSnapshot / 1_000_000) MB: not published")
+            return
+        }
+        client.publish(MQTTMessage(topic: link.topics.snapshot, payload: Array(data), retain: true))
+    }
+
+    static let largestSnapshot = 8_000_000
 
     private func received(_ message: MQTTMessage) {
         switch link.message(topic: message.topic, payload: message.payload, retained: message.retain) {

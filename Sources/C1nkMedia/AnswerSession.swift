@@ -45,6 +45,10 @@ public final class AnswerSession {
     /// The recording branch failed (disk full, a write error): the recording
     /// ended with what was written, the call goes on.
     public var onRecordingFailed: ((String) -> Void)?
+    /// The visitor's snapshot is on disk (its path), or could not be taken
+    /// (why, on `onWarning`): see `VisitorSnapshot`.
+    public var onSnapshot: ((String) -> Void)?
+    var snapshot: VisitorSnapshot?
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -165,6 +169,7 @@ public final class AnswerSession {
         prepareInputs()
         watchVideoForRepairWindow()
         prepareOutputs()
+        prepareSnapshot(configuration.snapshot)
         if rendersAtOnce {
             renderImmediately()
             playAudioOnArrival()
@@ -230,5 +235,7 @@ public final class AnswerSession {
             speakerElements = []
             recordingBranch = nil
         })
+        snapshot?.stop()
+        snapshot = nil
     }
 }

@@ -30,6 +30,8 @@ public struct MediaConfiguration: Equatable, Sendable {
     public var pipeline: PipelineDescription?
     /// `--record`: where calls are written; nil for no recording.
     public var recording: RecordingTarget?
+    /// `--snapshot`: where the visitor's picture of each call is written.
+    public var snapshot = SnapshotTarget.besideRecording
     /// `--measure`: decode and glass-to-glass latency probes on every call.
     public var measure = false
     /// Echo cancellation, noise suppression, gain control and microphone

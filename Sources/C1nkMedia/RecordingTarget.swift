@@ -86,12 +86,13 @@ public struct RecordingTarget: Equatable, Sendable {
 
     /// An existing regular file is never overwritten; a device or a FIFO
     /// (a program reading the stream) is written to as given.
-    private static func isRegularFile(_ path: String) -> Bool {
+    static func isRegularFile(_ path: String) -> Bool {
         var info = stat()
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 
-    private static func strftime(_ pattern: String, _ date: Date) -> String {
+    /// `pattern` with its strftime conversions filled in for `date` (local time).
+    static func strftime(_ pattern: String, _ date: Date) -> String {
         guard pattern.contains("%") else { return pattern }
         var time = time_t(date.timeIntervalSince1970)
         var parts = tm()

@@ -3,7 +3,8 @@ import Foundation
 /// The files a `--record` template can have written, and nothing else: the
 /// template's fixed folder, with `{callId}` and strftime conversions turned
 /// into what they produce, and the numbered (`-1`) and Matroska-instead-of-MP4
-/// variants `RecordingTarget` may choose. Retention deletes only these.
+/// variants `RecordingTarget` may choose, and the snapshot (`.jpg`) beside
+/// each. Retention deletes only these.
 public struct RecordingPattern: Sendable {
     public let template: String
     /// The deepest folder of the template without a pattern in it.
@@ -14,7 +15,8 @@ public struct RecordingPattern: Sendable {
 
     /// Refuses a template that could match files c1nk did not write: one with
     /// neither `{callId}` nor a date or time conversion.
-    public init(template: String) throws {
+    /// `option` names the template in messages (`--record`, `--snapshot`).
+    public init(template: String, option: String = "--record") throws {
         self.template = template
         let hasCallId = template.contains("{callId}")
         let timeConversions: Set<Character> = ["Y", "y", "m", "d", "H", "M", "S", "s", "F", "T", "j", "G", "V", "U", "W", "e"]
@@ -26,11 +28,11 @@ public struct RecordingPattern: Sendable {
             scan = scan[scan.index(percent, offsetBy: 2)...]
         }
         guard hasCallId || hasTime else {
-            throw RetentionError("--record \(template): retention deletes only files this pattern names, and it names no {callId} and no date or time (%Y%m%d-%H%M%S), so it could match files c1nk did not write; add {callId} or a timestamp to the file name")
+            throw RetentionError("\(option) \(template): retention deletes only files this pattern names, and it names no {callId} and no date or time (%Y%m%d-%H%M%S), so it could match files c1nk did not write; add {callId} or a timestamp to the file name")
         }
         let components = template.split(separator: "/", omittingEmptySubsequences: false).map(String.init)
         let fixed = components.prefix { !$0.contains("{") && !$0.contains("%") }
-        guard fixed.count < components.count else { throw RetentionError("--record \(template): no file name pattern") }
+        guard fixed.count < components.count else { throw RetentionError("\(option) \(template): no file name pattern") }
         var root = fixed.joined(separator: "/")
         if root.isEmpty { root = template.hasPrefix("/") ? "/" : "." }
         self.root = root
@@ -39,7 +41,7 @@ public struct RecordingPattern: Sendable {
         if !fixed.isEmpty { regex += "/" }
         let rest = components.dropFirst(fixed.count).joined(separator: "/")
         let base = (rest as NSString).deletingPathExtension
-        regex += Self.expression(for: base) + "(-[0-9]+)?\\.(mkv|mp4)$"
+        regex += Self.expression(for: base) + "(-[0-9]+)?\\.(mkv|mp4|jpg|jpeg)$"
         expression = try NSRegularExpression(pattern: regex)
     }
 

@@ -18,9 +18,9 @@ public final class RecordingRetention {
 
     /// Refuses a `--record` template that could match files c1nk did not
     /// write when the policy deletes (see `RecordingPattern`).
-    public init(policy: RetentionPolicy, template: String) throws {
+    public init(policy: RetentionPolicy, template: String, option: String = "--record") throws {
         self.policy = policy
-        pattern = policy.deletes ? try RecordingPattern(template: template) : nil
+        pattern = policy.deletes ? try RecordingPattern(template: template, option: option) : nil
         let fixed = template.split(separator: "/", omittingEmptySubsequences: false).dropLast()
             .prefix { !$0.contains("{") && !$0.contains("%") }.joined(separator: "/")
         folder = fixed.isEmpty ? (template.hasPrefix("/") ? "/" : ".") : fixed

@@ -31,6 +31,8 @@ extension WebAPI {
             return .response(Self.json(200, ["ok": true]))
         case ("GET", let path) where path.hasPrefix("/api/recordings/"):
             return .response(recording(String(path.dropFirst("/api/recordings/".count))))
+        case ("GET", let path) where path.hasPrefix("/api/snapshots/"):
+            return .response(snapshot(String(path.dropFirst("/api/snapshots/".count))))
         case (_, "/api/state"), (_, "/api/calls"), (_, "/api/events"), (_, "/api/command"), (_, "/api/session"), (_, "/api/logout"):
             return .response(Self.error(405, "method \(request.method) is not allowed here"))
         default:
@@ -73,6 +75,16 @@ extension WebAPI {
         }
         return HTTPResponse(status: 200, headers: [("Content-Type", WebPath.contentType(name)),
                                                    ("Content-Disposition", "inline; filename=\"\(name)\"")], body: Array(data))
+    }
+
+    /// A visitor's snapshot, by the file name `/api/calls` gives a ring.
+    private func snapshot(_ encodedName: String) -> HTTPResponse {
+        guard let name = WebPath.percentDecoded(encodedName), let path = rings.snapshotPath(named: name),
+              let data = FileManager.default.contents(atPath: path) else {
+            return Self.error(404, "no such snapshot")
+        }
+        return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "private, max-age=86400")],
+                            body: Array(data))
     }
 
     /// The page's own files, below the web root only.

@@ -48,9 +48,18 @@ enum AnswerCommand {
                 stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
                 return 2
             }
-        } else if commandLine.retention.deletes {
-            stderr.write("c1nk-gst-answer: --keep-days and --keep-gb apply to recordings: give --record PATH too\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
+        } else if commandLine.retention.deletes && options.media.snapshot.template == nil {
+            stderr.write("c1nk-gst-answer: --keep-days and --keep-gb apply to recordings and snapshots: give --record PATH or --snapshot PATH too\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
+        }
+        var snapshotRetention: RecordingRetention?
+        if let template = options.media.snapshot.template {
+            do {
+                snapshotRetention = try RecordingRetention(policy: commandLine.retention, template: template, option: "--snapshot")
+            } catch {
+                stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
+                return 2
+            }
         }
         if let problem = commandLine.mqtt.usageProblem ?? commandLine.rtsp.usageProblem {
             stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
@@ -127,6 +136,7 @@ enum AnswerCommand {
             r?.protected = recordingsInProgress
         }
         installRetention(retention)
+        installRetention(snapshotRetention)
         options.beforeRecording = { retention?.prepareForRecording() }
         let answerer = Answerer(signaller: client, options: options, events: events,
                                 makeMedia: restream?.mediaFactory() ?? AnswerSession.factory)
@@ -170,11 +180,16 @@ enum AnswerCommand {
             } else {
                 retention = nil
             }
+            snapshotRetention = newOptions.media.snapshot.template.flatMap {
+                try? RecordingRetention(policy: fresh.retention, template: $0, option: "--snapshot")
+            }
             installRetention(retention)
+            installRetention(snapshotRetention)
             answerer.options = newOptions
             current = fresh
             events.emit(.reloaded(applied: outcome.applied, needsRestart: outcome.needsRestart))
             retention?.sweep()
+            snapshotRetention?.sweep()
         }
         let watches = [UnixSignalWatch(signal: SIGINT) { stop("SIGINT") },
                        UnixSignalWatch(signal: SIGTERM) { stop("SIGTERM") },
@@ -185,7 +200,11 @@ enum AnswerCommand {
         })
         notifier.startWatchdog()
         retention?.sweep()
-        let hourly = GLibTimer(after: 3600, repeats: true) { retention?.sweep() }
+        snapshotRetention?.sweep()
+        let hourly = GLibTimer(after: 3600, repeats: true) {
+            retention?.sweep()
+            snapshotRetention?.sweep()
+        }
         home?.start()
         answerer.start()
         MainContext.run(poll: nil) { stopping || answerer.isFinished }

@@ -22,6 +22,20 @@ extension AnswerOption {
                          do { c.answerer.media.recording = try RecordingTarget(template) }
                          catch let invalid as RecordingTarget.InvalidPath { throw ArgumentReader.UsageError(invalid.description) }
                      }, show: { $0.recordTemplate ?? "" }),
+        AnswerOption(name: "snapshot", kind: .value("PATH|off"), reload: .live,
+                     help: ["write a JPEG of each visitor (the first good frame of the door's video) to",
+                            "PATH, with the same patterns as --record (default: beside the recording,",
+                            "named as it is, .jpg; none without --record); off: never"],
+                     apply: { c, v in
+                         do { c.answerer.media.snapshot = try SnapshotTarget(try nonEmpty(v, "--snapshot")) }
+                         catch let invalid as RecordingTarget.InvalidPath { throw ArgumentReader.UsageError(invalid.description) }
+                     }, show: {
+                         switch $0.answerer.media.snapshot {
+                         case .besideRecording: return ""
+                         case .off: return "off"
+                         case .pattern(let template): return template
+                         }
+                     }),
         AnswerOption(name: "sink", kind: .value("DESC"), reload: .live,
                      help: ["video sink (default chosen at start: autovideosink with a display,",
                             "kmssink with a DRM device, otherwise fakesink; kmssink for a bare display)"],

@@ -103,7 +103,7 @@ extension WebCommandOptions {
         }
         // The rings before this process, from the wall display's history file (when it keeps one).
         let history = RingHistory(warn: { Log.app.warning($0) }).latest(100)
-        let seed = history.map { WebRings.Ring(t: $0.t, door: $0.door, outcome: $0.outcome.rawValue) }
+        let seed = history.map { WebRings.Ring(t: $0.t, door: $0.door, outcome: $0.outcome.rawValue, snapshot: $0.snapshot) }
         let api = WebAPI(.init(passwordHash: hash, token: token, root: root, recordings: WebRecordings(folder: recordingFolder)),
                          rings: WebRings(seed: seed))
         return try WebServer(settings: settings, api: api)

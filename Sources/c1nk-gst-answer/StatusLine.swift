@@ -16,6 +16,7 @@ enum StatusLine {
         case .doorOpened: return "ODOMKNUTÉ: the door is open"
         case .ended(_, let reason, _, _, _): return "call ended: \(reason.rawValue)"
         case .recording(_, let path): return "recording to \(path)"
+        case .snapshot(_, let path): return "the visitor's snapshot: \(path)"
         case let .recorded(_, path, error):
             guard let error else { return "recorded \(path)" }
             return "recording stopped (\(error)); the call goes on; kept \(path)"

@@ -37,6 +37,7 @@ final class CallEventTests: XCTestCase {
         (.recording(callId: "c1", path: "/var/lib/c1nk/2026-12-01 c1.mkv"),
          #"{"callId":"c1","event":"recording","path":"/var/lib/c1nk/2026-12-01 c1.mkv","t":1764000000123}"#),
         (.recorded(callId: "c1", path: "/r/c1.mkv"), #"{"callId":"c1","event":"recorded","path":"/r/c1.mkv","t":1764000000123}"#),
+        (.snapshot(callId: "c1", path: "/r/c1.jpg"), #"{"callId":"c1","event":"snapshot","path":"/r/c1.jpg","t":1764000000123}"#),
         (.recorded(callId: "c1", path: "/r/c1.mkv", error: "disk full"),
          #"{"callId":"c1","error":"disk full","event":"recorded","path":"/r/c1.mkv","t":1764000000123}"#),
         (.levels(callId: "c1", door: -23.4, resident: -100, muted: false),

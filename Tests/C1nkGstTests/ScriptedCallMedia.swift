@@ -21,6 +21,7 @@ final class ScriptedCallMedia: CallMedia {
     var onAudioProblem: ((String) -> Void)?
     var onWarning: ((String) -> Void)?
     var onRecordingFailed: ((String) -> Void)?
+    var onSnapshot: ((String) -> Void)?
 
     var framesRendered = 0
     var speakerPeakWhileEnabled = -Double.infinity
