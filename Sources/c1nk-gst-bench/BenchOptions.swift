@@ -37,6 +37,8 @@ struct BenchOptions {
     var web = false
     /// `--rtsp`: only the RTSP restream's glass-to-glass against the wall's, and its CPU with 0, 1 and 20 clients.
     var rtsp = false
+    /// `--home`: only what the home sees of a ring (MQTT and the snapshot).
+    var home = false
     /// Whether `--resolution` named one (else `--wall-latency` runs 640x480 and 1280x720).
     var resolutionGiven = false
     var networkLatencies: [UInt] = [MediaConfiguration().latencyMilliseconds, 100]
@@ -106,6 +108,9 @@ struct BenchOptions {
       --rtsp                only the RTSP restream: glass-to-glass at an rtspsrc client against the
                             wall's sink, and the answerer's CPU with 0, 1 and 20 clients (VP8 640x480
                             unless --codec/--resolution say). Goal: RTSP ≤ 1.2× the wall's at p50
+      --home                only the home: max(5, N) rings to c1nk-gst-answer --mqtt --snapshot with a
+                            local mosquitto: the door's ring → the ring event at an MQTT subscriber,
+                            and the first frame → the snapshot on disk. Goals: ≤ 50 ms and ≤ 150 ms
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
       --uplink              only the narrow-uplink section: the door behind a router's uplink at
                             2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
@@ -182,6 +187,7 @@ struct BenchOptions {
                 options.uplink = true
                 options.uplinkBrowser = true
             case "--web": options.web = true
+            case "--home": options.home = true
             case "--network": options.network = true
             case "--wall-latency": options.wallLatency = true
             case "--rtsp": options.rtsp = true

@@ -15,6 +15,7 @@ struct BenchReport: Codable {
     var uplink: UplinkFigures? = nil
     var wallLatency: WallLatencyFigures? = nil
     var rtsp: RTSPFigures? = nil
+    var home: HomeBenchmark.Figures? = nil
 
     static func machineDescription() -> String {
         let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
@@ -41,6 +42,9 @@ struct BenchReport: Codable {
         }
         if let network, calls.isEmpty {
             return (["c1nk-gst benchmark — \(machine)", ""] + network.table()).joined(separator: "\n")
+        }
+        if let home, calls.isEmpty {
+            return (["c1nk-gst benchmark — \(machine)"] + home.tableLines()).joined(separator: "\n")
         }
         if let rtsp, calls.isEmpty {
             return (["c1nk-gst benchmark — \(machine)", "calls of \(Int(duration)) s at 30 fps on loopback, jitterbuffer \(latency) ms"]

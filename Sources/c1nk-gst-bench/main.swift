@@ -55,6 +55,10 @@ do {
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
+    if options.home {
+        report.home = try HomeBenchmark(rings: max(5, options.repeats)).run(progress: progress)
+        printReport()
+    }
     if options.rtsp {
         report.rtsp = try RTSPBenchmark(options: options).run(progress: progress)
         printReport()
