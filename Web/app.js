@@ -52,7 +52,7 @@ function listen() {
   const events = new EventSource("/api/events");
   page.events = events;
   events.addEventListener("state", (e) => render(JSON.parse(e.data)));
-  for (const name of ["ringing", "accepted", "ended", "door-opened", "door-open-failed", "missed", "registered", "disconnected", "recorded"]) {
+  for (const name of ["ringing", "accepted", "ended", "door-opened", "door-open-failed", "missed", "registered", "disconnected", "recorded", "snapshot"]) {
     events.addEventListener(name, (e) => {
       const event = JSON.parse(e.data);
       if (name === "door-open-failed") $("notice").textContent = "Dvere sa neotvorili: " + (event.reason || "chyba");
@@ -108,6 +108,15 @@ function renderCalls(calls) {
     const when = document.createElement("span");
     when.className = "when";
     when.textContent = new Date(ring.t).toLocaleString("sk-SK") + " · " + ({ answered: "prijaté", missed: "zmeškané", rejected: "odmietnuté", ringing: "zvoní", "answered-elsewhere": "prijaté inde" }[ring.outcome] || ring.outcome);
+    if (ring.snapshot) {
+      // The visitor's snapshot: same origin, so the session cookie goes with it.
+      const picture = document.createElement("img");
+      picture.className = "visitor";
+      picture.alt = "návštevník";
+      picture.loading = "lazy";
+      picture.src = "/api/snapshots/" + encodeURIComponent(ring.snapshot);
+      item.append(picture);
+    }
     item.append(door, when);
     return item;
   }));

@@ -83,8 +83,7 @@ extension WebAPI {
               let data = FileManager.default.contents(atPath: path) else {
             return Self.error(404, "no such snapshot")
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg"), ("Cache-Control", "private, max-age=86400")],
-                            body: Array(data))
+        return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: Array(data))
     }
 
     /// The page's own files, below the web root only.

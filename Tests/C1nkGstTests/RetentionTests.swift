@@ -43,10 +43,10 @@ final class RetentionTests: XCTestCase {
         let pattern = try RecordingPattern(template: "/srv/door/%Y-%m-%d_%H%M%S-{callId}.mp4")
         XCTAssertEqual(pattern.root, "/srv/door")
         for path in ["/srv/door/2026-12-01_101500-call-1.mp4", "/srv/door/2026-12-01_101500-call-1-2.mp4",
-                     "/srv/door/2026-12-01_101500-abc.mkv"] {
+                     "/srv/door/2026-12-01_101500-abc.mkv", "/srv/door/2026-12-01_101500-abc.jpg"] {
             XCTAssertTrue(pattern.matches(path), path)
         }
-        for path in ["/srv/door/holiday.mp4", "/srv/door/2026-12-01_101500-call-1.mp4.part", "/srv/door/2026-12-01-call.mp4",
+        for path in ["/srv/door/holiday.mp4", "/srv/door/2026-12-01_101500-call-1.mp4.part", "/srv/door/.2026-12-01_101500-c.jpg.part", "/srv/door/2026-12-01_101500-c.png", "/srv/door/2026-12-01-call.mp4",
                      "/srv/door/sub/2026-12-01_101500-x.mp4", "/srv/other/2026-12-01_101500-x.mp4", "/srv/door/2026-12-01_101500-a b.mp4"] {
             XCTAssertFalse(pattern.matches(path), path)
         }

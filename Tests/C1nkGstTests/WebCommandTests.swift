@@ -137,6 +137,12 @@ final class WebCommandTests: XCTestCase {
         let file = browser.request("GET", "/api/recordings/" + recording)
         XCTAssertEqual(file.status, 200)
         XCTAssertEqual(file.headers["content-type"], "video/x-matroska")
+        // The visitor's snapshot, beside the recording, by the name the ring gives.
+        let picture = try XCTUnwrap(rings.first?["snapshot"] as? String, "the ring lists its snapshot: \(rings)")
+        XCTAssertEqual(picture, (recording as NSString).deletingPathExtension + ".jpg")
+        let jpeg = browser.request("GET", "/api/snapshots/" + picture)
+        XCTAssertEqual(jpeg.status, 200)
+        XCTAssertEqual(jpeg.headers["content-type"], "image/jpeg")
 
         let sessionStream = try browser.events(into: answerer.directory + "/session-events.txt")
         defer { if sessionStream.isRunning { sessionStream.terminate() } }
@@ -175,6 +181,11 @@ final class WebCommandTests: XCTestCase {
             let reply = browser.request("GET", "/api/recordings/" + name, asIs: true)
             XCTAssertTrue([400, 404].contains(reply.status), "\(name): \(reply.status)")
             XCTAssertFalse(reply.body.contains("not ours"), name)
+        }
+        // Snapshots: only those a ring names.
+        for name in ["call-1.mkv", "secret.jpg", "..%2Fweb-password", "%2E%2E%2Fid", ""] {
+            let status = browser.request("GET", "/api/snapshots/" + name, asIs: true).status
+            XCTAssertTrue([400, 404].contains(status), "\(name): \(status)")
         }
         // A 10 MB body is refused before it is read.
         let big = answerer.directory + "/big"

@@ -144,6 +144,9 @@ final class WebPageTests: XCTestCase {
             waitUntil("idle again") { phone.string("document.body.dataset.state") == "idle" }
             waitUntil("the ring listed") { phone.string("document.getElementById('rings').textContent").contains("Hlavný vchod") }
             XCTAssertTrue(phone.string("document.getElementById('rings').textContent").contains("prijaté"))
+            waitUntil("the visitor's snapshot shown in the ring's row") {
+                phone.string("String(document.querySelector('#rings img.visitor')?.naturalWidth)") == "640"
+            }
         }
         // A ring answered elsewhere (a script, as the wall or the control socket would): both pages stop ringing.
         var script = WebClient(port: answerer.port)

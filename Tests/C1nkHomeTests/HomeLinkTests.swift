@@ -16,7 +16,7 @@ final class HomeLinkTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    func testDiscoveryDeclaresTheDoorbellTheStateTheButtonsTheSwitchAndTheLink() throws {
+    func testDiscoveryDeclaresTheDoorbellTheStateTheButtonsTheSwitchTheSnapshotAndTheLink() throws {
         let publication = discovery.publication
         XCTAssertEqual(publication.topic, "homeassistant/device/app-7f3a/config")
         XCTAssertTrue(publication.retain)
@@ -26,7 +26,7 @@ final class HomeLinkTests: XCTestCase {
         XCTAssertEqual(device["name"] as? String, "C1nk hall")
         XCTAssertEqual(device["ids"] as? [String], ["app-7f3a"])
         let components = try XCTUnwrap(document["cmps"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(components.keys), ["doorbell", "call", "accept", "reject", "hangup", "open", "mute", "server"])
+        XCTAssertEqual(Set(components.keys), ["doorbell", "call", "accept", "reject", "hangup", "open", "mute", "snapshot", "server"])
         let doorbell = try XCTUnwrap(components["doorbell"])
         XCTAssertEqual(doorbell["p"] as? String, "event")
         XCTAssertEqual(doorbell["device_class"] as? String, "doorbell")
@@ -42,6 +42,9 @@ final class HomeLinkTests: XCTestCase {
         }
         XCTAssertEqual(components["mute"]?["p"] as? String, "switch")
         XCTAssertEqual(components["mute"]?["retain"] as? Bool, false)
+        XCTAssertEqual(components["snapshot"]?["p"] as? String, "image")
+        XCTAssertEqual(components["snapshot"]?["image_topic"] as? String, "c1nk/app-7f3a/snapshot")
+        XCTAssertEqual(components["snapshot"]?["content_type"] as? String, "image/jpeg")
         XCTAssertEqual(components["server"]?["device_class"] as? String, "connectivity")
         let ids = components.values.compactMap { $0["unique_id"] as? String }
         XCTAssertEqual(Set(ids).count, components.count, "unique ids are unique")
@@ -77,8 +80,11 @@ final class HomeLinkTests: XCTestCase {
         XCTAssertEqual(try json(ring[1].payload)["door"] as? String, "Front")
         XCTAssertTrue(ring[1].retain)
 
+        XCTAssertEqual(link.handle(.snapshot(callId: "c1", path: "/srv/door/c1.jpg")), [], "the bytes go out from the client")
+        XCTAssertEqual(link.handle(.snapshot(callId: "old", path: "/srv/door/old.jpg")), [])
         let accept = link.handle(.accepted(callId: "c1"))
         XCTAssertEqual(try json(accept[0].payload)["event_type"] as? String, "answered")
+        XCTAssertEqual(try json(accept[0].payload)["snapshot"] as? String, "/srv/door/c1.jpg", "the call's later events carry its snapshot")
         XCTAssertEqual(try json(accept[1].payload)["state"] as? String, "in_call")
         XCTAssertEqual(link.obeyed(.mute), [HomePublication("c1nk/app-7f3a/mute", "ON", retain: true)])
         XCTAssertEqual(link.handle(.levels(callId: "c1", door: -30, resident: -100, muted: true)), [], "already shown")
