@@ -48,6 +48,13 @@ public final class CallTap: @unchecked Sendable {
         return parsed.string("encoding-name")
     }
 
+    /// The door's H.264 profile (`H264Profile`), once its video flows.
+    public var videoProfile: String? {
+        guard let caps = caps(for: "video"), let parsed = Caps(caps) else { return nil }
+        return H264Profile.of(profile: parsed.string("profile"), profileLevelId: parsed.string("profile-level-id"),
+                              spropParameterSets: parsed.string("sprop-parameter-sets"))
+    }
+
     /// Copies the door's `media` to `source` (an appsrc) from now on.
     func add(_ viewer: String, media: String, source: Element) {
         lock.lock()

@@ -84,6 +84,7 @@ final class WebMedia {
             self.updateTalker()
         }
         Log.app.info("\(client) watches call \(tap.callId) (viewer \(id), \(viewers.count) watching)")
+        if let refusal = viewer.videoRefusal { Log.app.warning("viewer \(id) gets the call's audio only: \(refusal)") }
         viewer.start { [weak self] result in
             switch result {
             case .success(let answer):
