@@ -19,6 +19,8 @@ public final class BrowserViewer {
     /// The viewer ended (the reason), once.
     public var onClosed: ((String) -> Void)?
     public private(set) var isConnected = false
+    /// Why this browser gets no video though it asked (`WHEPOffer.videoRefusal`).
+    public var videoRefusal: String? { offer.videoRefusal }
 
     private let pipeline: Pipeline
     private let webrtc: WebRTCBin
@@ -41,7 +43,8 @@ public final class BrowserViewer {
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
         self.id = id
         self.tap = tap
-        offer = try WHEPOffer(sdp: offerSDP, videoCodec: tap.videoEncoding)
+        offer = try WHEPOffer(sdp: offerSDP, videoCodec: tap.videoEncoding,
+                              videoProfile: tap.videoEncoding?.uppercased() == "H264" ? tap.videoProfile : nil)
         pipeline = Pipeline(pipelineNamed: "viewer-\(id)")
         let incoming = PadTable()
         webrtc = try WebRTCBin(name: "webrtc", ice: ice, latencyMilliseconds: 50, onNewStream: nil, onReceivingPad: { pad in

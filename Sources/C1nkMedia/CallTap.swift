@@ -17,12 +17,15 @@ public final class CallTap: @unchecked Sendable {
     private weak var session: AnswerSession?
     /// The call's talk input (`WebTalk`), when its microphone has one.
     let talkInput: Element?
+    /// Whether the call takes the door's video, so its caps are to come.
+    public let expectsVideo: Bool
 
     public init(session: AnswerSession) {
         callId = session.callId
         self.session = session
         talkInput = session.element(named: WebTalk.inputName)
         talkInput?.set("caps", fromString: WebTalk.rawCaps)
+        expectsVideo = session.inputs.pad(for: "video") != nil
         for media in ["video", "audio"] {
             guard let pad = session.inputs.pad(for: media) else { continue }
             let id = pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
@@ -46,6 +49,13 @@ public final class CallTap: @unchecked Sendable {
     public var videoEncoding: String? {
         guard let caps = caps(for: "video"), let parsed = Caps(caps) else { return nil }
         return parsed.string("encoding-name")
+    }
+
+    /// The door's H.264 profile (`H264Profile`), once its video flows.
+    public var videoProfile: String? {
+        guard let caps = caps(for: "video"), let parsed = Caps(caps) else { return nil }
+        return H264Profile.of(profile: parsed.string("profile"), profileLevelId: parsed.string("profile-level-id"),
+                              spropParameterSets: parsed.string("sprop-parameter-sets"))
     }
 
     /// Copies the door's `media` to `source` (an appsrc) from now on.

@@ -14,6 +14,9 @@ public struct WHEPOffer: Equatable, Sendable {
 
     public let video: Line?
     public let audio: Line?
+    /// Why the door's video is not sent to this browser though it offers
+    /// video (its codec, or its H.264 profile, is not the door's).
+    public let videoRefusal: String?
 
     public struct Refusal: Error, Equatable, CustomStringConvertible {
         public let description: String
@@ -22,7 +25,8 @@ public struct WHEPOffer: Equatable, Sendable {
 
     /// - Parameters:
     ///   - videoCodec: the door's, as an RTP encoding name (`VP8`, `H264`).
-    public init(sdp: String, videoCodec: String?) throws {
+    ///   - videoProfile: the door's H.264 profile (`H264Profile`), when known.
+    public init(sdp: String, videoCodec: String?, videoProfile: String? = nil) throws {
         let lines = sdp.split(omittingEmptySubsequences: true) { $0 == "\n" || $0 == "\r\n" || $0 == "\r" }.map(String.init)
         guard lines.first == "v=0", sdp.utf8.count <= 64 * 1024 else { throw Refusal("not an SDP offer (it must begin with v=0)") }
         var sections: [(kind: String, rtpmap: [(Int, String, String)], playoutDelay: Int?)] = []
@@ -50,22 +54,42 @@ public struct WHEPOffer: Equatable, Sendable {
         guard !sections.isEmpty else { throw Refusal("the offer has no media (m=) lines") }
         var video: Line?
         var audio: Line?
+        var videoRefusal: String?
         for (index, section) in sections.enumerated() {
             if section.kind == "video", video == nil, let codec = videoCodec?.uppercased() {
-                let candidates = section.rtpmap.filter { $0.1 == codec }
-                // H.264: packetization-mode=1, as the door's RTP is.
-                let chosen = codec == "H264" ? (candidates.first { $0.2.contains("packetization-mode=1") } ?? candidates.first) : candidates.first
-                if let chosen { video = Line(index: index, payloadType: chosen.0, playoutDelayExtension: section.playoutDelay) }
+                switch Self.payloadType(codec, section.rtpmap.filter { $0.1 == codec }.map { ($0.0, $0.2) }, profile: videoProfile) {
+                case .success(let pt):
+                    video = Line(index: index, payloadType: pt, playoutDelayExtension: section.playoutDelay)
+                case .failure(let refusal): videoRefusal = videoRefusal ?? refusal.description
+                }
             }
             if section.kind == "audio", audio == nil, let opus = section.rtpmap.first(where: { $0.1 == "OPUS" }) {
                 audio = Line(index: index, payloadType: opus.0)
             }
         }
         guard video != nil || audio != nil else {
-            throw Refusal("the offer has neither the door's video (\(videoCodec ?? "none")) nor Opus audio")
+            throw Refusal("the offer has neither the door's video (\(videoRefusal ?? videoCodec ?? "none")) nor Opus audio")
         }
         self.video = video
         self.audio = audio
+        self.videoRefusal = video == nil ? videoRefusal : nil
+    }
+
+    /// The browser's payload type for the door's `codec` among `candidates`
+    /// (payload type, rtpmap and fmtp). H.264: packetization-mode=1, as the
+    /// door's RTP is, and the door's profile, which webrtcbin matches literally.
+    static func payloadType(_ codec: String, _ candidates: [(Int, String)], profile: String?) -> Result<Int, Refusal> {
+        guard let first = candidates.first else { return .failure(Refusal("the browser does not offer \(codec), the door's video")) }
+        guard codec == "H264" else { return .success(first.0) }
+        let modeOne = candidates.filter { $0.1.contains("packetization-mode=1") }
+        guard let any = modeOne.first else {
+            return .failure(Refusal("the browser offers H.264 only without packetization-mode=1, which the door's stream needs"))
+        }
+        guard let profile else { return .success(any.0) }
+        if let match = modeOne.first(where: { H264Profile.name(fmtp: $0.1) == profile }) { return .success(match.0) }
+        let offered = modeOne.map { H264Profile.name(fmtp: $0.1) ?? "unknown" }
+        return .failure(Refusal("the door's H.264 is \(profile), and the browser offers only "
+                                + offered.reduce(into: [String]()) { if !$0.contains($1) { $0.append($1) } }.joined(separator: ", ")))
     }
 
     /// `answer` with the gathered candidates in their m-sections and

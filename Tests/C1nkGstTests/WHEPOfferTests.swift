@@ -6,8 +6,9 @@ import XCTest
 
 /// The browser's WHEP offer read for the viewer, and the answer completed with candidates (pure).
 final class WHEPOfferTests: XCTestCase {
+    /// `h264`: each H.264 payload type's fmtp (42e01f, packetization-mode=1 when not given).
     static func offer(videoCodecs: [(Int, String)] = [(96, "VP8/90000"), (102, "H264/90000")], opus: Bool = true,
-                      playoutDelay: Int? = nil) -> String {
+                      playoutDelay: Int? = nil, h264: [Int: String] = [:]) -> String {
         var lines = ["v=0", "o=- 1 2 IN IP4 127.0.0.1", "s=-", "t=0 0", "a=group:BUNDLE 0 1",
                      "m=video 9 UDP/TLS/RTP/SAVPF " + videoCodecs.map { String($0.0) }.joined(separator: " "),
                      "c=IN IP4 0.0.0.0", "a=ice-ufrag:abcd", "a=ice-pwd:abcdefghijklmnopqrstuvwx",
@@ -16,7 +17,7 @@ final class WHEPOfferTests: XCTestCase {
         if let playoutDelay { lines.append("a=extmap:\(playoutDelay) " + WHEPOffer.playoutDelayURI) }
         for (pt, map) in videoCodecs {
             lines.append("a=rtpmap:\(pt) \(map)")
-            if map.hasPrefix("H264") { lines.append("a=fmtp:\(pt) level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f") }
+            if map.hasPrefix("H264") { lines.append("a=fmtp:\(pt) " + (h264[pt] ?? "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f")) }
         }
         lines += ["m=audio 9 UDP/TLS/RTP/SAVPF 111", "c=IN IP4 0.0.0.0", "a=ice-ufrag:abcd", "a=ice-pwd:abcdefghijklmnopqrstuvwx",
                   "a=fingerprint:sha-256 " + (0..<32).map { _ in "AB" }.joined(separator: ":"),
@@ -33,6 +34,74 @@ final class WHEPOfferTests: XCTestCase {
         XCTAssertEqual(h264.video?.payloadType, 100)
         let audioOnly = try WHEPOffer(sdp: Self.offer(videoCodecs: [(98, "VP9/90000")]), videoCodec: "VP8")
         XCTAssertNil(audioOnly.video, "the door's codec is not offered: audio only")
+    }
+
+    /// Chromium's H.264 payload types, in its order: baseline first.
+    static let chromiumH264: [Int: String] = [
+        102: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42001f",
+        103: "level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42001f",
+        104: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=42e01f",
+        106: "level-asymmetry-allowed=1;packetization-mode=0;profile-level-id=42e01f",
+        108: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=4d001f",
+        112: "level-asymmetry-allowed=1;packetization-mode=1;profile-level-id=64001f",
+    ]
+
+    static func chromiumOffer(_ types: [Int] = [102, 103, 104, 106, 108, 112], opus: Bool = true) -> String {
+        offer(videoCodecs: [(96, "VP8/90000")] + types.map { ($0, "H264/90000") }, opus: opus, h264: chromiumH264)
+    }
+
+    /// The door's constrained-baseline stream gets the browser's
+    /// constrained-baseline payload type, not the first one (baseline):
+    /// webrtcbin matches the profile names literally.
+    func testAnH264DoorGetsThePayloadTypeOfItsProfile() throws {
+        for profile in ["constrained-baseline", "baseline", "main", "high"] {
+            let expected = ["constrained-baseline": 104, "baseline": 102, "main": 108, "high": 112][profile]
+            let offer = try WHEPOffer(sdp: Self.chromiumOffer(), videoCodec: "H264", videoProfile: profile)
+            XCTAssertEqual(offer.video?.payloadType, expected, profile)
+            XCTAssertNil(offer.videoRefusal)
+        }
+        let c0 = Self.offer(videoCodecs: [(102, "H264/90000"), (125, "H264/90000")],
+                            h264: [102: "packetization-mode=1;profile-level-id=42001f", 125: "profile-level-id=42c01f;packetization-mode=1"])
+        XCTAssertEqual(try WHEPOffer(sdp: c0, videoCodec: "H264", videoProfile: "constrained-baseline").video?.payloadType, 125)
+        XCTAssertEqual(try WHEPOffer(sdp: Self.chromiumOffer(), videoCodec: "H264").video?.payloadType, 102,
+                       "the door's profile unknown: the first with packetization-mode=1")
+    }
+
+    func testAnH264DoorWhoseProfileTheBrowserLacksSendsAudioOnly() throws {
+        let offer = try WHEPOffer(sdp: Self.chromiumOffer([102, 103, 108]), videoCodec: "H264", videoProfile: "constrained-baseline")
+        XCTAssertNil(offer.video)
+        XCTAssertEqual(offer.audio?.payloadType, 111)
+        XCTAssertEqual(offer.videoRefusal, "the door's H.264 is constrained-baseline, and the browser offers only baseline, main")
+        let modeZero = try WHEPOffer(sdp: Self.chromiumOffer([103, 106]), videoCodec: "H264", videoProfile: "constrained-baseline")
+        XCTAssertNil(modeZero.video)
+        XCTAssertEqual(modeZero.videoRefusal?.contains("packetization-mode=1"), true)
+        XCTAssertThrowsError(try WHEPOffer(sdp: Self.chromiumOffer([102], opus: false), videoCodec: "H264", videoProfile: "high")) { error in
+            XCTAssertTrue("\(error)".contains("the door's H.264 is high"), "\(error)")
+        }
+    }
+
+    func testVP8IsUnchangedByProfiles() throws {
+        let vp8 = try WHEPOffer(sdp: Self.chromiumOffer(), videoCodec: "VP8", videoProfile: "constrained-baseline")
+        XCTAssertEqual(vp8.video, .init(index: 0, payloadType: 96))
+        XCTAssertNil(vp8.videoRefusal)
+        let none = try WHEPOffer(sdp: Self.offer(videoCodecs: [(98, "VP9/90000")]), videoCodec: "VP8")
+        XCTAssertEqual(none.videoRefusal, "the browser does not offer VP8, the door's video")
+    }
+
+    /// The door's profile from what its RTP caps carry: the SPS of
+    /// x264enc's constrained-baseline (as webrtcbin gives it), or a profile-level-id.
+    func testTheDoorsH264ProfileIsReadFromItsCaps() {
+        XCTAssertEqual(H264Profile.of(profile: nil, profileLevelId: nil,
+                                      spropParameterSets: "Z0LAHtoCgPbAWoMDA1KAAAADAIAAAB5HixdQ,aM48gA=="), "constrained-baseline")
+        XCTAssertEqual(H264Profile.of(profile: nil, profileLevelId: nil, spropParameterSets: "aM48gA==,Z2QAH6zZQFAFuhAAAAMAEAAAAwPI8YMZYA"), "high")
+        XCTAssertEqual(H264Profile.of(profile: nil, profileLevelId: "42e01f", spropParameterSets: nil), "constrained-baseline")
+        XCTAssertEqual(H264Profile.of(profile: "main", profileLevelId: "42e01f", spropParameterSets: nil), "main")
+        for (id, name) in [("42c01e", "constrained-baseline"), ("42001f", "baseline"), ("4d001f", "main"), ("64001f", "high"),
+                           ("640c1f", "constrained-high"), ("f4001f", "high-4:4:4")] {
+            XCTAssertEqual(H264Profile.name(profileLevelId: id), name, id)
+        }
+        XCTAssertNil(H264Profile.name(profileLevelId: "zz"))
+        XCTAssertNil(H264Profile.of(profile: nil, profileLevelId: nil, spropParameterSets: "not base64"))
     }
 
     func testThePlayoutDelayExtensionIsFoundOnTheVideoLine() throws {

@@ -42,6 +42,11 @@ final class WebPageTests: XCTestCase {
         return (age, parts[1])
     }
 
+    /// Frames the page's video element has decoded so far.
+    static func decodedFrames(_ phone: DevToolsBrowser.Page) -> Int {
+        Int(phone.string("String(document.getElementById('video').getVideoPlaybackQuality().totalVideoFrames)")) ?? 0
+    }
+
     func testTwoBrowsersLogInSeeTheRingOneAnswersOpensAndHangsUp() throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
@@ -82,9 +87,7 @@ final class WebPageTests: XCTestCase {
             waitUntil("a notification") { phone.string("JSON.stringify(window.__notifications)") == "[\"Zvoní: Hlavný vchod\"]" }
         }
         // The door's live video as the ring's preview, decoded in the page.
-        func decodedFrames(_ phone: DevToolsBrowser.Page) -> Int {
-            Int(phone.string("String(document.getElementById('video').getVideoPlaybackQuality().totalVideoFrames)")) ?? 0
-        }
+        let decodedFrames = Self.decodedFrames
         for phone in phones {
             waitUntil("the preview's frames decoded in the page", timeout: 15) { decodedFrames(phone) > 5 }
         }
@@ -173,10 +176,7 @@ final class WebPageTests: XCTestCase {
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
         let browser = try DevToolsBrowser()
         defer { browser.stop() }
-        let phone = try browser.open("https://127.0.0.1:\(answerer.port)/")
-        waitUntil("the login form", timeout: 15) { phone.string("String(document.getElementById('login').hidden)") == "false" }
-        try phone.evaluate("document.getElementById('password').value = '\(WebCommandTests.password)'; document.getElementById('login-form').requestSubmit()")
-        waitUntil("logged in") { phone.string("document.body.dataset.state") == "idle" && door.isReady }
+        let phone = try Self.loggedIn(browser, port: answerer.port, door: door)
         door.ring()
         waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
         try phone.evaluate("document.getElementById('accept').click()")
@@ -187,5 +187,33 @@ final class WebPageTests: XCTestCase {
         }
         XCTAssertEqual(phone.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE", "not shown as opened; press again to retry")
         XCTAssertFalse(door.doorOpened)
+    }
+
+    /// An H.264 door: the page is answered with the offer's H.264 payload type
+    /// of the door's profile, once the door's video flows, and decodes it.
+    func testAnH264DoorsVideoIsDecodedInThePage() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        guard BrowserDoor.executable != nil else { throw XCTSkip("headless Chromium is not installed") }
+        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.codec = .h264 }) { _ in }
+        defer { door.stop(); server.stop() }
+        let answerer = try WebCommandTests.startAnswerer(server: server)
+        defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
+        let browser = try DevToolsBrowser()
+        defer { browser.stop() }
+        let phone = try Self.loggedIn(browser, port: answerer.port, door: door)
+        door.ring()
+        waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
+        waitUntil("the door's H.264 decoded in the page", timeout: 15) { Self.decodedFrames(phone) > 5 }
+        XCTAssertEqual(phone.string("String(document.getElementById('video').videoWidth)"), "640", answerer.command.stderr)
+    }
+
+    /// A page of the answerer at `port`, logged in, with the door online.
+    static func loggedIn(_ browser: DevToolsBrowser, port: UInt16, door: SimulatedDoor) throws -> DevToolsBrowser.Page {
+        let phone = try browser.open("https://127.0.0.1:\(port)/")
+        waitUntil("the login form", timeout: 15) { phone.string("String(document.getElementById('login').hidden)") == "false" }
+        try phone.evaluate("document.getElementById('password').value = '\(WebCommandTests.password)'; document.getElementById('login-form').requestSubmit()")
+        waitUntil("logged in") { phone.string("document.body.dataset.state") == "idle" && door.isReady }
+        return phone
     }
 }
