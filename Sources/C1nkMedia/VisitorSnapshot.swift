@@ -24,6 +24,7 @@ public final class VisitorSnapshot {
     private let temporaryPath: String
     private var input: (pad: Pad, probe: gulong)?
     private var finished = false
+    private let startedAt = MainContext.monotonicSeconds()
     private let forwarding = Forwarding()
 
     /// What the streaming thread's probe reads: whether the caps were set, whether to stop.
@@ -94,7 +95,11 @@ public final class VisitorSnapshot {
             return !forwarding.capsSet
         }
         guard let needsCaps else { return }
-        if needsCaps, let caps = pad.currentCaps { gst_app_src_set_caps(source, caps.pointer) }
+        if needsCaps {
+            if let caps = pad.currentCaps { gst_app_src_set_caps(source, caps.pointer) }
+            let at = MainContext.monotonicSeconds()
+            MainContext.post { Log.callMedia.debug("snapshot: the door's first video packet at \(Int(at * 1000) % 100_000) ms") }
+        }
         _ = gst_app_src_push_buffer(source, gst_buffer_ref(buffer))
     }
 
@@ -121,6 +126,7 @@ public final class VisitorSnapshot {
         }
         pipeline.release()
         finished = true
+        Log.callMedia.debug("snapshot \(path): written at \(Int(MainContext.monotonicSeconds() * 1000) % 100_000) ms, \(Int((MainContext.monotonicSeconds() - startedAt) * 1000)) ms after its pipeline started")
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)

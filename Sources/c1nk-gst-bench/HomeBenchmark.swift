@@ -3,6 +3,7 @@ import C1nkDoor
 import C1nkGLib
 import C1nkLocal
 import C1nkMQTT
+import C1nkPipeline
 import C1nkProbes
 import Foundation
 import Glibc
@@ -24,6 +25,8 @@ struct HomeBenchmark {
         /// The `first-frame` event → the `snapshot` event (written after the file is renamed into place).
         var firstFrameToSnapshotMs: LatencyStats
         var snapshotKB: Double
+        /// The latest of the door's frames (its stamped sequence number, 1 = its first) a snapshot showed.
+        var latestFrameShown: Int?
         var rings: Int
         var ringGoalMs = 50.0
         var snapshotGoalMs = 150.0
@@ -38,6 +41,7 @@ struct HomeBenchmark {
         let server = try SignalServer()
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
         doorOptions.media.ice = .loopback
+        doorOptions.media.stampTime = true
         let door = try SimulatedDoor(doorOptions)
         door.start()
         defer { door.stop(); server.stop() }
@@ -65,25 +69,36 @@ struct HomeBenchmark {
         }
         MainContext.spin(2) // the answerer's own MQTT connection and discovery
         var ringToBroker: [Double] = [], ringingToBroker: [Double] = [], snapshotDelays: [Double] = [], sizes: [Double] = []
+        var sequences: [Int] = []
         for index in 0..<rings {
             progress("home: ring \(index + 1) of \(rings)…")
             let arrivalsBefore = ringArrivals.count
-            let snapshotsBefore = Self.records(eventsPath).filter { $0.event.kind == .snapshot }.count
+            let ringsBefore = Self.records(eventsPath).filter { $0.event.kind == .ringing }.count
             let ringAt = MainContext.unixMilliseconds()
             door.ring()
-            guard MainContext.run(timeout: 15, until: {
-                ringArrivals.count > arrivalsBefore && Self.records(eventsPath).filter { $0.event.kind == .snapshot }.count > snapshotsBefore
-            }) else { throw BenchError("ring \(index + 1): no ring on MQTT or no snapshot (events: \(eventsPath))") }
+            // This ring's events, matched by its callId: its snapshot may be written before its first frame.
+            func events() -> (ringing: TimedCallEvent, frame: TimedCallEvent, snapshot: TimedCallEvent)? {
+                let records = Self.records(eventsPath)
+                let rings = records.filter { $0.event.kind == .ringing }
+                guard rings.count > ringsBefore, let callId = rings.last?.event.callId, let ringing = rings.last,
+                      let frame = records.first(where: { $0.event.kind == .firstFrame && $0.event.callId == callId }),
+                      let snapshot = records.first(where: { $0.event.kind == .snapshot && $0.event.callId == callId }) else { return nil }
+                return (ringing, frame, snapshot)
+            }
+            guard MainContext.run(timeout: 15, until: { ringArrivals.count > arrivalsBefore && events() != nil }),
+                  let (ringing, frame, snapshot) = events() else {
+                throw BenchError("ring \(index + 1): no ring on MQTT, or no first frame or snapshot (events: \(eventsPath))")
+            }
             let records = Self.records(eventsPath)
-            guard let ringing = records.last(where: { $0.event.kind == .ringing }),
-                  let frame = records.last(where: { $0.event.kind == .firstFrame }),
-                  let snapshot = records.last(where: { $0.event.kind == .snapshot }) else { throw BenchError("ring \(index + 1): events missing") }
             ringToBroker.append(Double(ringArrivals[arrivalsBefore] - ringAt))
             ringingToBroker.append(Double(ringArrivals[arrivalsBefore] - ringing.t))
             snapshotDelays.append(Double(snapshot.t - frame.t))
+            var frameNumber = "?"
             if case let .snapshot(_, path) = snapshot.event {
                 sizes.append(Double((try? FileManager.default.attributesOfItem(atPath: path)[.size] as? Int) ?? 0) / 1000)
+                if let sequence = Self.stampedSequence(path) { frameNumber = String(sequence); sequences.append(sequence) }
             }
+            progress("home: ring \(index + 1): broker +\(ringToBroker.last!) ms, snapshot \(snapshot.t - frame.t) ms after the first frame, of the door's frame \(frameNumber)")
             let endedBefore = records.filter { $0.event.kind == .ended }.count
             door.hangup()
             _ = MainContext.run(timeout: 10) { Self.records(eventsPath).filter { $0.event.kind == .ended }.count > endedBefore }
@@ -91,7 +106,18 @@ struct HomeBenchmark {
         }
         subscriber.stop()
         return Figures(ringToBrokerMs: LatencyStats(ringToBroker), ringingToBrokerMs: LatencyStats(ringingToBroker),
-                       firstFrameToSnapshotMs: LatencyStats(snapshotDelays), snapshotKB: sizes.sorted()[sizes.count / 2], rings: rings)
+                       firstFrameToSnapshotMs: LatencyStats(snapshotDelays), snapshotKB: sizes.sorted()[sizes.count / 2],
+                       latestFrameShown: sequences.max(), rings: rings)
+    }
+
+    /// The door's sequence number stamped in the snapshot (`FrameStamp`): which of its frames it is.
+    private static func stampedSequence(_ path: String) -> Int? {
+        guard let pipeline = try? OwnedPipeline(launching: "filesrc location=\"\(path)\" ! jpegdec ! videoconvert ! video/x-raw,format=I420 ! appsink name=frame sync=false",
+                                                name: "snapshot-check") else { return nil }
+        defer { pipeline.release() }
+        guard pipeline.start(), let sink = pipeline.pipeline.element(named: "frame"), let sample = Sample.pull(from: sink, seconds: 5),
+              let caps = sample.caps, let width = caps.int("width"), let height = caps.int("height"), let buffer = sample.buffer else { return nil }
+        return FrameStamp.readBoth(buffer.pointer, width: width, height: height)?.sequence
     }
 
     private static func records(_ path: String) -> [TimedCallEvent] {
@@ -139,6 +165,7 @@ extension HomeBenchmark.Figures {
                 row("answerer's ringing event → the subscriber", ringingToBrokerMs, goal: nil),
                 row("first frame → snapshot on disk", firstFrameToSnapshotMs, goal: snapshotGoalMs),
                 "  (the snapshot decodes beside the call: below 0, it was on disk before the sink's first frame)",
-                String(format: "  snapshot size (640x480 JPEG, quality 85): %.0f kB", snapshotKB)]
+                String(format: "  snapshot size (640x480 JPEG, quality 85): %.0f kB", snapshotKB),
+                "  the door's frame shown (its stamped number; 1 = its first): at most \(latestFrameShown.map(String.init) ?? "?")"]
     }
 }
