@@ -105,7 +105,7 @@ public struct HomeLink: Sendable {
             var object: [String: Any] = ["message": message]
             if let callId { object["callId"] = callId }
             return [HomePublication(topics.error, HomeJSON.text(object), retain: false)]
-        case .connected, .mediaConnected, .firstFrame, .doorOpenFailed, .recording, .recorded, .measurements,
+        case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements,
              .deleted, .reloaded:
             return []
         }
