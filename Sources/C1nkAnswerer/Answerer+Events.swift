@@ -26,6 +26,7 @@ extension Answerer {
         case .firstFrame(let callId, _):
             lastCall.firstFrameAt = now
             event = .firstFrame(callId: callId, sinceRingMs: sinceRing())
+            watchVideo(callId: callId)
         case .doorOpened:
             lastCall.doorOpened = true
         case .accepted(let callId):
@@ -41,6 +42,7 @@ extension Answerer {
             // Only this call's timers: nothing else may be running, but nothing else is ours to stop.
             callTimers[callId] = nil
             levelsTimer = nil
+            stopWatchingVideo()
             endedCalls += 1
             log.info("call \(callId) ended: \(reason.rawValue)")
             if let limit = options.exitAfterCalls, endedCalls >= limit { isFinished = true }

@@ -54,6 +54,9 @@ public final class Answerer {
     /// Scripting timers (auto answer, --open-door-after, --hangup-after), per call.
     var callTimers: [String: [any ScheduledTimer]] = [:]
     var levelsTimer: (any ScheduledTimer)?
+    /// Whether the call's picture stands still (`Answerer+VideoStall.swift`).
+    var videoStall = VideoStallWatch()
+    var videoStallTimer: (any ScheduledTimer)?
     var hasConnectedBefore = false
     /// Sessions stopped and still finishing (a recording being finalised).
     var finishing: [ObjectIdentifier: any CallMedia] = [:]

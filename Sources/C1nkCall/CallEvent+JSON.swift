@@ -22,7 +22,8 @@ extension CallEvent {
         case let .missed(_, doorName, reason):
             set("doorName", doorName)
             set("reason", reason)
-        case .accepted, .doorOpened: break
+        case .accepted, .doorOpened, .videoStalled: break
+        case let .videoResumed(_, stalledMs): set("stalledMs", stalledMs)
         case let .mediaConnected(_, sinceRingMs), let .firstFrame(_, sinceRingMs): set("sinceRingMs", sinceRingMs)
         case let .doorOpenFailed(_, reason): set("reason", reason.rawValue)
         case let .ended(_, reason, doorName, serverReason, frames):
@@ -92,6 +93,10 @@ extension CallEvent {
         case .accepted: self = .accepted(callId: try string("callId"))
         case .mediaConnected: self = .mediaConnected(callId: try string("callId"), sinceRingMs: fields["sinceRingMs"]?.intValue)
         case .firstFrame: self = .firstFrame(callId: try string("callId"), sinceRingMs: fields["sinceRingMs"]?.intValue)
+        case .videoStalled: self = .videoStalled(callId: try string("callId"))
+        case .videoResumed:
+            guard let stalledMs = fields["stalledMs"]?.intValue else { throw CallEventDecodingError(key: "stalledMs", fields: fields) }
+            self = .videoResumed(callId: try string("callId"), stalledMs: stalledMs)
         case .doorOpened: self = .doorOpened(callId: try string("callId"))
         case .doorOpenFailed:
             guard let reason = DoorOpenFailure(rawValue: try string("reason")) else {

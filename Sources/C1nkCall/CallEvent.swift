@@ -24,6 +24,11 @@ public enum CallEvent: Equatable, Sendable {
     case mediaConnected(callId: String, sinceRingMs: Int? = nil)
     /// The door's first video frame reached the sink.
     case firstFrame(callId: String, sinceRingMs: Int? = nil)
+    /// No video frame has reached the sink for `VideoStallWatch.threshold`
+    /// seconds after the call's first frame: the picture is frozen.
+    case videoStalled(callId: String)
+    /// Frames reach the sink again; `stalledMs` since the last one before the stall.
+    case videoResumed(callId: String, stalledMs: Int)
     case doorOpened(callId: String)
     case doorOpenFailed(callId: String, reason: DoorOpenFailure)
     /// Exactly one per ring that was not `missed`. `serverReason` is the
@@ -58,6 +63,7 @@ public enum CallEvent: Equatable, Sendable {
     public enum Kind: String, CaseIterable, Sendable {
         case connected, registered, disconnected, connectFailed = "connect-failed"
         case ringing, missed, accepted, mediaConnected = "media-connected", firstFrame = "first-frame"
+        case videoStalled = "video-stalled", videoResumed = "video-resumed"
         case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded, snapshot
         case levels, measurements, error, deleted, reloaded
     }
@@ -73,6 +79,8 @@ public enum CallEvent: Equatable, Sendable {
         case .accepted: return .accepted
         case .mediaConnected: return .mediaConnected
         case .firstFrame: return .firstFrame
+        case .videoStalled: return .videoStalled
+        case .videoResumed: return .videoResumed
         case .doorOpened: return .doorOpened
         case .doorOpenFailed: return .doorOpenFailed
         case .ended: return .ended
@@ -95,7 +103,7 @@ public enum CallEvent: Equatable, Sendable {
         switch self {
         case .connected, .registered, .disconnected, .connectFailed, .deleted, .reloaded: return nil
         case let .ringing(callId, _), let .missed(callId, _, _), let .accepted(callId), let .mediaConnected(callId, _),
-             let .firstFrame(callId, _), let .doorOpened(callId), let .doorOpenFailed(callId, _),
+             let .firstFrame(callId, _), let .videoStalled(callId), let .videoResumed(callId, _), let .doorOpened(callId), let .doorOpenFailed(callId, _),
              let .ended(callId, _, _, _, _), let .recording(callId, _), let .recorded(callId, _, _), let .snapshot(callId, _),
              let .levels(callId, _, _, _), let .measurements(callId, _):
             return callId

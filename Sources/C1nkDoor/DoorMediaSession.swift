@@ -36,6 +36,8 @@ public final class DoorMediaSession {
     let impairedLink: ImpairedLink?
     private var auxSender: SignalConnection?
     let adaptation: DoorRateAdaptation?
+    /// RTCP of a caller's making added to what the door sends (`sendRTCP`).
+    let extraRTCP = ExtraRTCP()
 
     public init(options: Options) throws {
         GStreamer.initialize()

@@ -135,6 +135,18 @@ public final class SimulatedDoor {
         socket = nil
     }
 
+    /// Adds `packet` to the next compound RTCP packet each connected peer's
+    /// session sends, encrypted as the door's own and from its SSRC (bytes
+    /// 4–7 are replaced): a door whose feedback lies. False when no peer is
+    /// connected to send it.
+    @discardableResult
+    public func sendRTCP(_ packet: [UInt8]) -> Bool {
+        peers.values.reduce(false) { $1.sendRTCP(packet) || $0 }
+    }
+
+    /// Packets of `sendRTCP` that have left, over every peer.
+    public var extraRTCPSent: Int { peers.values.reduce(0) { $0 + $1.extraRTCPSent } }
+
     /// Mean power (dBFS) heard in a band between two times (monotonic seconds).
     public func meanHeard(band: String, since start: Double, until end: Double = .infinity) -> Double {
         let levels = heardBands.filter { $0.band == band && $0.time >= start && $0.time <= end }.map(\.level)

@@ -108,10 +108,10 @@ public struct HomeLink: Sendable {
             if let callId { object["callId"] = callId }
             return [HomePublication(topics.error, HomeJSON.text(object), retain: false)]
         case let .snapshot(callId, path):
-            // The picture's bytes go out from the client, which reads the file (`snapshotPublication`).
+            // The picture's bytes go out from the client, which reads the file (`HomeMQTT`).
             if callId == self.callId { snapshot = path }
             return []
-        case .connected, .mediaConnected, .firstFrame, .doorOpenFailed, .recording, .recorded, .measurements,
+        case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements,
              .deleted, .reloaded:
             return []
         }

@@ -41,6 +41,11 @@ public final class MediaRelay: Sendable {
         var queue: [Queued] = []
         var packetsFromDoor = 0
         var packetsToDoor = 0
+        /// Faults (`MediaRelay+Faults.swift`): every packet dropped until this time…
+        var blackoutUntil = 0.0
+        var packetsBlackedOut = 0
+        /// …and the next packets from the door cut to half their length.
+        var doorPacketsToTruncate = 0
         var stopped = false
     }
 
@@ -183,18 +188,26 @@ public final class MediaRelay: Sendable {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { recvfrom(target.fd, &buffer, buffer.count, 0, $0, &length) }
             }
             guard count > 0 else { return }
-            let bytes = Array(buffer[0..<count])
+            var bytes = Array(buffer[0..<count])
             let now = Self.now()
             // A source no candidate named (peer-reflexive) belongs to the other side.
             let immediate: Int32? = state.withLock { state in
                 guard let sender = Self.endpoint(for: source, side: target.side == .door ? .app : .door, in: &state) else { return nil }
+                guard now >= state.blackoutUntil else {
+                    state.packetsBlackedOut += 1
+                    return nil
+                }
                 guard sender.side == .door else {
                     state.packetsToDoor += 1
                     return sender.fd
                 }
                 state.packetsFromDoor += 1
+                if state.doorPacketsToTruncate > 0 {
+                    state.doorPacketsToTruncate -= 1
+                    bytes.removeLast(bytes.count / 2)
+                }
                 guard state.uplink != nil else { return sender.fd }
-                if let departure = state.uplink!.admit(bytes: count, at: now) {
+                if let departure = state.uplink!.admit(bytes: bytes.count, at: now) {
                     state.queue.append(Queued(departure: departure, from: sender.fd, to: target.real, bytes: bytes))
                 }
                 return nil

@@ -120,6 +120,24 @@ static inline GstBuffer *c1nk_probe_writable_buffer(GstPadProbeInfo *info) {
   return buffer;
 }
 
+/* Appends `size` bytes to the probed buffer (one more packet in a compound
+ * RTCP packet) and puts the result back into the probe info. */
+static inline void c1nk_probe_append_bytes(GstPadProbeInfo *info, const guint8 *bytes, gsize size) {
+  GstBuffer *extra = gst_buffer_new_allocate(NULL, size, NULL);
+  gst_buffer_fill(extra, 0, bytes, size);
+  GST_PAD_PROBE_INFO_DATA(info) = gst_buffer_append(GST_PAD_PROBE_INFO_BUFFER(info), extra);
+}
+
+/* Asks an rtpsession element's session for an RTCP packet as soon as it may
+ * send one (RTPSession's "send-rtcp" action; AVPF allows it early). */
+static inline void c1nk_rtpsession_request_rtcp(GstElement *rtpsession) {
+  GObject *session = NULL;
+  g_object_get(rtpsession, "internal-session", &session, NULL);
+  if (session == NULL) return;
+  g_signal_emit_by_name(session, "send-rtcp", (guint64)0);
+  g_object_unref(session);
+}
+
 static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
   return gst_buffer_get_video_meta(buffer);
 }

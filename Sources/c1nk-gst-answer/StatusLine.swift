@@ -13,6 +13,8 @@ enum StatusLine {
             return "RING: \(doorName)" + (manual ? " — type accept (a) or reject (r), then Enter" : "")
         case .accepted: return "accepted: talk" + (manual ? "; open (o), mute (m), unmute (u), hangup (h)" : "")
         case .firstFrame: return "the door's video is showing"
+        case .videoStalled: return "the door's video has stopped (no frame for a second); the call goes on"
+        case .videoResumed(_, let stalledMs): return "the door's video is back after \(stalledMs) ms"
         case .doorOpened: return "ODOMKNUTÉ: the door is open"
         case .ended(_, let reason, _, _, _): return "call ended: \(reason.rawValue)"
         case .recording(_, let path): return "recording to \(path)"

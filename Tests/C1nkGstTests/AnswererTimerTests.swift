@@ -187,4 +187,30 @@ final class AnswererTimerTests: XCTestCase {
         XCTAssertEqual(answerer.lastCall.ringToMediaConnected, 2.5)
         XCTAssertEqual(answerer.lastCall.ringToFirstFrame, 2.75)
     }
+    func testAFrozenPictureIsReportedOnceAndSoIsItsReturn() throws {
+        let session = try connectedCall()
+        clock.advance(by: 3)
+        XCTAssertEqual(count(.videoStalled), 0, "nothing is watched before the first frame")
+        session.framesRendered = 1
+        session.firstFrame()
+        for _ in 0..<8 {
+            session.framesRendered += 8
+            clock.advance(by: VideoStallWatch.checkInterval)
+        }
+        clock.advance(by: 0.75)
+        XCTAssertEqual(count(.videoStalled), 0, "not before a second without a frame")
+        clock.advance(by: 0.25)
+        XCTAssertEqual(last(.videoStalled), .videoStalled(callId: "c1"))
+        clock.advance(by: 3)
+        XCTAssertEqual(count(.videoStalled), 1, "once per stall")
+        XCTAssertNil(last(.videoResumed))
+        session.framesRendered += 1
+        clock.advance(by: 0.25)
+        XCTAssertEqual(last(.videoResumed), .videoResumed(callId: "c1", stalledMs: 4250), "since the last frame before it")
+        XCTAssertNil(last(.ended), "the call goes on")
+        XCTAssertNil(answerer.command("hangup"))
+        clock.advance(by: 5)
+        XCTAssertEqual(count(.videoStalled), 1, "the watch ends with the call")
+        XCTAssertEqual(clock.pendingCount, 0)
+    }
 }

@@ -47,4 +47,24 @@ final class FeedbackRateTests: XCTestCase {
         XCTAssertNil(rate.feedbackMissing(since: 10, at: 10.8), "once per half second")
         XCTAssertEqual(rate.feedbackMissing(since: 10, at: 11.2), 200)
     }
+    /// However low the feedback says, and however long it is missing, the
+    /// encoder is told the floor and never less.
+    func testTheFloorHoldsAgainstAnyFeedback() {
+        var rate = FeedbackRate(startKbps: 300, minimumKbps: 80, maximumKbps: 2000)
+        var told: [Int] = []
+        var time = 0.0
+        while time < 6 {
+            // "1 kbit/s arrived" from the first report on, 40 % lost, the delay climbing.
+            if let kbps = rate.feedback(sentBps: 300_000, receivedBps: 1_000, lossPercent: 40, delayTrendMs: 50,
+                                        queueDelayMs: 500, at: time) { told.append(kbps) }
+            time += 0.1
+        }
+        for step in 0..<10 {
+            if let kbps = rate.feedbackMissing(since: time, at: time + 0.5 * Double(step + 1)) { told.append(kbps) }
+        }
+        XCTAssertFalse(told.isEmpty)
+        XCTAssertEqual(told.min(), 80, "\(told)")
+        XCTAssertEqual(rate.kbps, 80)
+        XCTAssertTrue(rate.history.allSatisfy { $0.kbps >= 80 }, "\(rate.history)")
+    }
 }
