@@ -75,14 +75,19 @@ public final class VisitorSnapshot {
     /// Ends it, taken or not: the probe is removed, the pipeline released
     /// and a partial file deleted.
     public func stop() {
+        detach()
+        if !finished { unlink(temporaryPath) }
+        finished = true
+    }
+
+    /// No packet more: the probe removed, the pipeline released.
+    private func detach() {
         forwarding.state.withLock { $0.done = true }
         if let (pad, probe) = input {
             pad.removeProbe(probe)
             input = nil
         }
         pipeline.release()
-        if !finished { unlink(temporaryPath) }
-        finished = true
     }
 
     /// Streaming thread: the caps once, then one reference of each packet.
@@ -119,12 +124,7 @@ public final class VisitorSnapshot {
 
     /// The JPEG is whole: it takes its name.
     private func finish() {
-        forwarding.state.withLock { $0.done = true }
-        if let (pad, probe) = input {
-            pad.removeProbe(probe)
-            input = nil
-        }
-        pipeline.release()
+        detach()
         finished = true
         Log.callMedia.debug("snapshot \(path): written at \(Int(MainContext.monotonicSeconds() * 1000) % 100_000) ms, \(Int((MainContext.monotonicSeconds() - startedAt) * 1000)) ms after its pipeline started")
         if rename(temporaryPath, path) != 0 {

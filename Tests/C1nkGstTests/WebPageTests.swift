@@ -167,45 +167,44 @@ final class WebPageTests: XCTestCase {
 
     /// An open-door lost on a bad network is reported in the page, never shown as opened.
     func testAnOpenDoorThatFailsIsReportedInThePage() throws {
+        try withOnePhone(door: { $0.confirmsOpening = false }) { phone, door, _ in
+            door.ring()
+            waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
+            try phone.evaluate("document.getElementById('accept').click()")
+            waitUntil("in the call") { phone.string("document.getElementById('overline').textContent") == "HOVOR" }
+            try phone.evaluate("document.getElementById('open').click()")
+            waitUntil("the failure said", timeout: 12) {
+                phone.string("document.getElementById('notice').textContent").hasPrefix("Dvere sa neotvorili")
+            }
+            XCTAssertEqual(phone.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE", "not shown as opened; press again to retry")
+            XCTAssertFalse(door.doorOpened)
+        }
+    }
+
+    /// One phone logged in to the real answerer and a door made by `door`; `body` is the test.
+    private func withOnePhone(door configure: @escaping (inout SimulatedDoor.Options) -> Void,
+                              _ body: (DevToolsBrowser.Page, SimulatedDoor, WebCommandTests.Answerer) throws -> Void) throws {
         Log.echoToStandardError = false
         defer { Log.echoToStandardError = true }
         guard BrowserDoor.executable != nil else { throw XCTSkip("headless Chromium is not installed") }
-        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.confirmsOpening = false }) { _ in }
+        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: configure) { _ in }
         defer { door.stop(); server.stop() }
         let answerer = try WebCommandTests.startAnswerer(server: server)
         defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
         let browser = try DevToolsBrowser()
         defer { browser.stop() }
-        let phone = try Self.loggedIn(browser, port: answerer.port, door: door)
-        door.ring()
-        waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
-        try phone.evaluate("document.getElementById('accept').click()")
-        waitUntil("in the call") { phone.string("document.getElementById('overline').textContent") == "HOVOR" }
-        try phone.evaluate("document.getElementById('open').click()")
-        waitUntil("the failure said", timeout: 12) {
-            phone.string("document.getElementById('notice').textContent").hasPrefix("Dvere sa neotvorili")
-        }
-        XCTAssertEqual(phone.string("document.getElementById('open').textContent"), "OTVORIŤ DVERE", "not shown as opened; press again to retry")
-        XCTAssertFalse(door.doorOpened)
+        try body(try Self.loggedIn(browser, port: answerer.port, door: door), door, answerer)
     }
 
     /// An H.264 door: the page is answered with the offer's H.264 payload type
     /// of the door's profile, once the door's video flows, and decodes it.
     func testAnH264DoorsVideoIsDecodedInThePage() throws {
-        Log.echoToStandardError = false
-        defer { Log.echoToStandardError = true }
-        guard BrowserDoor.executable != nil else { throw XCTSkip("headless Chromium is not installed") }
-        let (server, door) = try AnswerCommandTests.serverAndDoor(configure: { $0.media.codec = .h264 }) { _ in }
-        defer { door.stop(); server.stop() }
-        let answerer = try WebCommandTests.startAnswerer(server: server)
-        defer { answerer.command.signal(SIGTERM); _ = answerer.command.wait() }
-        let browser = try DevToolsBrowser()
-        defer { browser.stop() }
-        let phone = try Self.loggedIn(browser, port: answerer.port, door: door)
-        door.ring()
-        waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
-        waitUntil("the door's H.264 decoded in the page", timeout: 15) { Self.decodedFrames(phone) > 5 }
-        XCTAssertEqual(phone.string("String(document.getElementById('video').videoWidth)"), "640", answerer.command.stderr)
+        try withOnePhone(door: { $0.media.codec = .h264 }) { phone, door, answerer in
+            door.ring()
+            waitUntil("ringing") { phone.string("document.body.dataset.state") == "ringing" }
+            waitUntil("the door's H.264 decoded in the page", timeout: 15) { Self.decodedFrames(phone) > 5 }
+            XCTAssertEqual(phone.string("String(document.getElementById('video').videoWidth)"), "640", answerer.command.stderr)
+        }
     }
 
     /// A page of the answerer at `port`, logged in, with the door online.
