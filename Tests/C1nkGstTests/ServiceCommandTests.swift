@@ -68,7 +68,7 @@ final class ServiceCommandTests: XCTestCase {
         XCTAssertTrue(refused.stderr.contains("add {callId} or a timestamp to the file name"), refused.stderr)
         let noRecord = try Command("c1nk-gst-answer", ["--keep-gb", "3"], environment: Self.environment(directory))
         XCTAssertEqual(noRecord.wait(), 2)
-        XCTAssertTrue(noRecord.stderr.contains("give --record PATH too"), noRecord.stderr)
+        XCTAssertTrue(noRecord.stderr.contains("give --record PATH or --snapshot PATH too"), noRecord.stderr)
 
         let server = try SignalServer()
         let old = directory + "/20260101-100000-call-old.mkv"
