@@ -29,6 +29,11 @@ extension Answerer {
     }
 
     private func serverMessage(_ message: ServerMessage) {
+        // No call is ever made of an invalid id, so a message naming one is about no call of ours.
+        if case .incoming = message {} else if let callId = message.callId, let refusal = ServerIdentifier.refusal(callId) {
+            log.warning("ignored the server's \(message.type) for callId \"\(ServerIdentifier.printable(callId))\": not a valid id (\(refusal))")
+            return
+        }
         switch message {
         case let .incoming(callId, doorName): incoming(callId: callId, doorName: doorName)
         case .joinOk(let callId): handle(.joinOk(callId: callId))

@@ -5,8 +5,9 @@ import C1nkProtocol
 import Foundation
 
 /// One untrusted input through every path that reads what the network
-/// sends: the wire codec of all four message kinds, and the door's SDP offer
-/// up to what `AnswerSession` computes from it before building a pipeline.
+/// sends: the wire codec of all four message kinds, the door's SDP offer
+/// up to what `AnswerSession` computes from it before building a pipeline,
+/// and a callId through to file names and a pipeline's text (`paths`).
 /// The libFuzzer target (`scripts/fuzz`) calls it with each generated input;
 /// unit tests call it with every crash the fuzzer ever found.
 ///
@@ -25,12 +26,15 @@ public enum FuzzInput {
         case .success(let message):
             _ = WireCodec.encode(message)
             callMachine(message)
+            if let callId = message.callId { paths(callId: callId) }
             if case let .offer(_, sdp) = message { offer(sdp) }
         case .failure(let error):
             _ = error.description
         }
-        // The text as an offer itself, so the fuzzer reaches the SDP parser directly.
+        // The text as an offer itself, so the fuzzer reaches the SDP parser directly,
+        // and as an id, so it reaches the file names directly.
         offer(text)
+        paths(callId: text)
     }
 
     /// What `AnswerSession.init` derives from an offer before it builds anything.

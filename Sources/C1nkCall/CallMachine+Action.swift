@@ -42,5 +42,7 @@ extension CallMachine {
         case busy
         /// Every call slot of the machine is taken (`--max-calls`).
         case overCapacity = "over-capacity"
+        /// The server's callId is not an id this answerer builds anything from.
+        case invalidCallId = "invalid-call-id"
     }
 }

@@ -20,6 +20,9 @@ import C1nkProtocol
 ///   from a device that never joined could end the ring for everyone);
 /// - a ring the machine has no room for (`overCapacity`) is reported
 ///   `missed` (reason `over-capacity`) the same way: no ringtone, nothing sent;
+/// - a ring whose callId is not a valid id (`ServerIdentifier`) is reported
+///   `missed` (reason `invalid-call-id`, the id shown escaped) and touches
+///   nothing else;
 /// - every other ring ends with exactly one `ended` event;
 /// - the door opens only after accept, and only while the signaling socket is
 ///   up: a request is never queued to leave minutes later;
@@ -81,6 +84,11 @@ public struct CallMachine: Equatable, Sendable {
     public mutating func handle(_ event: Event) -> [Action] {
         switch event {
         case let .incoming(callId, doorName):
+            guard ServerIdentifier.isValid(callId) else {
+                // Data, never a name to build with: nothing rings, nothing is sent, nothing remembered.
+                return [.emit(.missed(callId: ServerIdentifier.printable(callId), doorName: doorName,
+                                      reason: MissedReason.invalidCallId.rawValue))]
+            }
             guard !handledCallIds.contains(callId) else { return [] }
             remember(callId)
             if call != nil {
@@ -93,6 +101,7 @@ public struct CallMachine: Equatable, Sendable {
                     .signal(.join(callId: callId)), .startTimer(.connect, callId: callId)]
 
         case let .overCapacity(callId, doorName):
+            guard ServerIdentifier.isValid(callId) else { return handle(.incoming(callId: callId, doorName: doorName)) }
             guard !handledCallIds.contains(callId) else { return [] }
             remember(callId)
             // Nothing rings, nothing goes to the server: another device may answer it.

@@ -162,7 +162,10 @@ public final class SignalServer {
     }
 
     private func helloFromUnknown(_ message: AnyIncoming, _ peer: Peer) {
-        if case let .hello(role, deviceId, _, _)? = message.app, role == "app" {
+        if let id = message.app?.helloId ?? message.door?.helloId, let refusal = ServerIdentifier.refusal(id) {
+            log.warning("refused a hello with the id \"\(ServerIdentifier.printable(id))\": \(refusal)")
+            peer.socket.send(ServerMessage.error(message: "hello refused: the id is not valid (\(refusal))"))
+        } else if case let .hello(role, deviceId, _, _)? = message.app, role == "app" {
             let id = deviceId.isEmpty ? UUID().uuidString : deviceId
             // A device reconnecting replaces its stale socket.
             for other in peers.values where other !== peer && other.role == .app && other.id == id {
@@ -177,9 +180,9 @@ public final class SignalServer {
         } else if case let .hello(doorId, doorName)? = message.door {
             peer.role = .door
             peer.id = doorId.isEmpty ? UUID().uuidString : doorId
-            peer.doorName = doorName
-            log.info("door \(peer.id) (\(doorName)) said hello")
-            route(.doorConnected(doorId: peer.id, doorName: doorName))
+            peer.doorName = ServerText.doorName(doorName)
+            log.info("door \(peer.id) (\(peer.doorName)) said hello")
+            route(.doorConnected(doorId: peer.id, doorName: peer.doorName))
         } else {
             peer.socket.send(ServerMessage.error(message: "say hello (role app or door) first"))
         }

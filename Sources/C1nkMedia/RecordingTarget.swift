@@ -2,7 +2,8 @@ import Foundation
 
 /// Where and how a call is recorded (`--record PATH`).
 ///
-/// PATH may carry `{callId}` and strftime patterns (`%Y-%m-%d_%H%M%S`); the
+/// PATH may carry `{callId}` and strftime patterns (`%Y-%m-%d_%H%M%S`),
+/// expanded once (`CallFileName`: the id is made a safe file name); the
 /// extension picks the container: `.mkv` (the default: Matroska, readable even
 /// after a crash) or `.mp4` (fragmented MP4, likewise). An existing file is
 /// never overwritten: a numbered name is chosen instead, and said. A path
@@ -66,7 +67,7 @@ public struct RecordingTarget: Equatable, Sendable {
     public func file(callId: String, videoCodec: String?, date: Date = Date(), note: (String) -> Void) -> (path: String, container: Container) {
         if discards { return (template, container) }
         var container = self.container
-        var path = Self.strftime(template.replacingOccurrences(of: "{callId}", with: callId), date)
+        var path = CallFileName.expand(template, callId: callId, date: date)
         if container == .mp4, videoCodec == "VP8" {
             path = (path as NSString).deletingPathExtension + ".mkv"
             container = .matroska

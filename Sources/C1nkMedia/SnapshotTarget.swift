@@ -45,7 +45,7 @@ public enum SnapshotTarget: Equatable, Sendable {
             guard let recordingPath else { return nil }
             path = (recordingPath as NSString).deletingPathExtension + ".jpg"
         case .pattern(let template):
-            path = RecordingTarget.strftime(template.replacingOccurrences(of: "{callId}", with: callId), date)
+            path = CallFileName.expand(template, callId: callId, date: date)
         }
         guard FileManager.default.fileExists(atPath: path) else { return path }
         let base = (path as NSString).deletingPathExtension

@@ -47,13 +47,15 @@ public final class VisitorSnapshot {
         let description = """
             appsrc name=rtp format=time leaky-type=downstream max-bytes=4000000 ! \(depayloader) ! \(decoder)
             ! identity drop-buffer-flags=corrupted ! videoconvert ! jpegenc quality=85 snapshot=true
-            ! filesink location="\(temporaryPath)" sync=false async=false
+            ! filesink name=file sync=false async=false
             """
         pipeline = try OwnedPipeline(launching: description, name: "c1nk-snapshot")
-        guard let source = pipeline.pipeline.element(named: "rtp") else {
+        guard let source = pipeline.pipeline.element(named: "rtp"), let file = pipeline.pipeline.element(named: "file") else {
             pipeline.release()
-            throw MediaError.pipeline("the snapshot pipeline has no appsrc")
+            throw MediaError.pipeline("the snapshot pipeline has no appsrc or filesink")
         }
+        // A property, never the description's text: the name may hold anything.
+        file[string: "location"] = temporaryPath
         self.source = source
         pipeline.watchBus { [weak self] message in self?.busMessage(message) }
         guard pipeline.start() else {

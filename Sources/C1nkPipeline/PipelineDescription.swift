@@ -81,9 +81,10 @@ public struct PipelineDescription: Equatable, Sendable {
 
     /// Builds the description into a pipeline with `values` for its
     /// placeholders; the call adds its `webrtcbin` beside the elements.
+    /// Paths (`pathPlaceholders`) are set as properties, never parsed.
     /// Errors name the file, the line and the element.
     public func makePipeline(_ values: [String: String]) throws -> Pipeline {
-        let expanded = lines.map { Placeholders.fill($0, values) }
+        let (expanded, paths) = parserLines(values)
         for (index, line) in expanded.enumerated() {
             if let missing = Placeholders.names(in: line).first {
                 throw PipelineError(file: path, line: index + 1, message: "{\(missing)} has no value here")
@@ -97,6 +98,7 @@ public struct PipelineDescription: Equatable, Sendable {
         if let error { throw locate(GLibError.take(error), in: expanded) }
         guard let top = parsed else { throw PipelineError(file: path, message: "the description builds nothing") }
         let pipeline = Self.asPipeline(top)
+        try setPaths(paths, in: pipeline)
         try checkNamedElements(pipeline)
         try checkPrivacyGates()
         return pipeline

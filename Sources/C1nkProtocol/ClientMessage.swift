@@ -29,6 +29,12 @@ public enum ClientMessage: WireMessage, Equatable {
         }
     }
 
+    /// The id a hello gives, when it gives one (an empty id asks the server for one).
+    public var helloId: String? {
+        if case let .hello(_, deviceId, _, _) = self, !deviceId.isEmpty { return deviceId }
+        return nil
+    }
+
     /// The call this message is about, if any.
     public var callId: String? {
         switch self {

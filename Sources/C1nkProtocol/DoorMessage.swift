@@ -25,6 +25,12 @@ public enum DoorMessage: WireMessage, Equatable {
         }
     }
 
+    /// The id a hello gives, when it gives one (an empty id asks the server for one).
+    public var helloId: String? {
+        if case let .hello(doorId, _) = self, !doorId.isEmpty { return doorId }
+        return nil
+    }
+
     public func encodePayload(to c: inout KeyedEncodingContainer<WireKey>) throws {
         switch self {
         case let .hello(doorId, doorName):

@@ -3,7 +3,9 @@
 ///
 /// Fields the app needs to act on (`callId`, `sdp`, `candidate`) are required;
 /// descriptive ones (`doorName`, `reason`, `message`) fall back to a default
-/// so that a terse server still rings the user.
+/// so that a terse server still rings the user, and are made one capped line
+/// (`ServerText`). Ids are decoded as sent and checked by `ServerIdentifier`
+/// where a call is made of them.
 public enum ServerMessage: WireMessage, Equatable {
     case welcome
     /// `deviceId` is set when the server generated or confirmed one; store it.
@@ -39,6 +41,18 @@ public enum ServerMessage: WireMessage, Equatable {
         }
     }
 
+    /// The call this message is about, if it names one.
+    public var callId: String? {
+        switch self {
+        case let .incoming(id, _), let .joinOk(id), let .offer(id, _), let .ice(id, _), let .callEnd(id, _), let .doorOpenOk(id):
+            return id
+        case .error(_, let id):
+            return id
+        case .welcome, .helloOk, .tokenOk, .pong:
+            return nil
+        }
+    }
+
     public func encodePayload(to c: inout KeyedEncodingContainer<WireKey>) throws {
         switch self {
         case .welcome, .tokenOk, .pong:
@@ -71,15 +85,14 @@ public enum ServerMessage: WireMessage, Equatable {
         case "hello-ok": return .helloOk(deviceId: try c.optionalString("deviceId"))
         case "token-ok": return .tokenOk
         case "incoming":
-            return .incoming(callId: try c.string("callId"),
-                             doorName: try c.optionalString("doorName") ?? defaultDoorName)
+            return .incoming(callId: try c.string("callId"), doorName: ServerText.doorName(try c.optionalString("doorName")))
         case "join-ok": return .joinOk(callId: try c.string("callId"))
         case "offer": return .offer(callId: try c.string("callId"), sdp: try c.string("sdp"))
         case "ice": return .ice(callId: try c.string("callId"), candidate: try c.candidate())
         case "call-end":
-            return .callEnd(callId: try c.string("callId"), reason: try c.optionalString("reason") ?? "unknown")
+            return .callEnd(callId: try c.string("callId"), reason: ServerText.line(try c.optionalString("reason") ?? "unknown", limit: 64))
         case "door-open-ok": return .doorOpenOk(callId: try c.string("callId"))
-        case "error": return .error(message: try c.optionalString("message") ?? "", callId: try c.optionalString("callId"))
+        case "error": return .error(message: ServerText.message(try c.optionalString("message") ?? ""), callId: try c.optionalString("callId"))
         case "pong": return .pong
         default: return nil
         }

@@ -1,3 +1,4 @@
+import C1nkProtocol
 import Foundation
 import Glibc
 
@@ -90,10 +91,8 @@ public struct DeviceIdentity: Equatable {
         return id
     }
 
-    /// Servers may assign ids that are not UUIDs; accept any short printable token.
-    private static func isServerAssigned(_ id: String) -> Bool {
-        !id.isEmpty && id.count <= 128 && id.allSatisfy { $0.isASCII && !$0.isWhitespace && !$0.isNewline }
-    }
+    /// Servers may assign ids that are not UUIDs; accept any valid id (`ServerIdentifier`).
+    private static func isServerAssigned(_ id: String) -> Bool { ServerIdentifier.isValid(id) }
 
     private static func tightenPermissions(_ path: String, warn: (String) -> Void) {
         var info = stat()

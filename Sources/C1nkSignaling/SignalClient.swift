@@ -213,7 +213,10 @@ public final class SignalClient: Signaller {
         case .helloOk(let deviceId):
             // A healthy connection: the next drop starts the backoff afresh.
             failures = 0
-            if let deviceId, !deviceId.isEmpty, deviceId != configuration.deviceId {
+            if let deviceId, !deviceId.isEmpty, let refusal = ServerIdentifier.refusal(deviceId) {
+                // It would become a file's content, an MQTT topic and a page's text: kept as data, so not kept.
+                log.warning("the server assigned the device id \"\(ServerIdentifier.printable(deviceId))\", which is not a valid id (\(refusal)); keeping \(configuration.deviceId)")
+            } else if let deviceId, !deviceId.isEmpty, deviceId != configuration.deviceId {
                 log.info("server assigned device id \(deviceId)")
                 configuration.deviceId = deviceId
                 onDeviceIdAssigned?(deviceId)

@@ -462,6 +462,28 @@ final class CallMachineTests: XCTestCase {
         }
     }
 
+    /// The ids a server may try to build paths and pipelines with: each is missed, nothing else.
+    static let hostileCallIds = ["../../c1nk-escape1", "x\" location=\"c1nk-pwned", "a%n%s%Y{callId}",
+                                 String(repeating: "a", count: 4096), "call\n1", "call\u{0}1", "call-\u{FFFD}", "", "..", "a/b", "a b"]
+
+    func testARingWithAnInvalidCallIdIsMissedInvalidAndTouchesNothing() {
+        for script in [Script.idle, Script.ringing, Script.accepted] {
+            for hostile in Self.hostileCallIds {
+                let start = drive(script)
+                for event in [Event.incoming(callId: hostile, doorName: door), .overCapacity(callId: hostile, doorName: door)] {
+                    var machine = start
+                    let actions = machine.handle(event)
+                    XCTAssertEqual(actions, [.emit(.missed(callId: ServerIdentifier.printable(hostile), doorName: door,
+                                                           reason: "invalid-call-id"))], "\(hostile.prefix(40))")
+                    XCTAssertEqual(machine.call, start.call, "the state is untouched")
+                    XCTAssertFalse(machine.handledCallIds.contains(hostile), "not remembered")
+                }
+            }
+        }
+        XCTAssertEqual(ServerIdentifier.printable("x\" location=\"c1nk-pwned"), "x\\x22\\x20location\\x3D\\x22c1nk-pwned")
+        XCTAssertEqual(ServerIdentifier.printable(String(repeating: "a", count: 4096)), String(repeating: "a", count: 64) + "…")
+    }
+
     func testNewRingAfterACallEndedRingsAgain() {
         var machine = drive(Script.afterCall)
         XCTAssertEqual(machine.handle(.incoming(callId: foreign, doorName: door)), ringing(foreign))

@@ -149,4 +149,22 @@ final class PipelineTests: XCTestCase {
         XCTAssertThrowsError(try RecordingTarget("/tmp/door.avi"))
         XCTAssertThrowsError(try RecordingTarget("/no/such/folder/door.mkv"))
     }
+
+    /// Whatever a callId holds, a recording and a snapshot stay in their folders, under a
+    /// name from a fixed alphabet, and `%` or `{callId}` in the id is never expanded.
+    func testACallIdNeverLeavesItsFolderNorExpandsAgain() throws {
+        let directory = temporaryDirectory()
+        for folder in ["rec", "snap"] { try FileManager.default.createDirectory(atPath: "\(directory)/\(folder)", withIntermediateDirectories: true) }
+        let record = try RecordingTarget("\(directory)/rec/%Y-{callId}.mkv")
+        let snapshot = try SnapshotTarget("\(directory)/snap/{callId}.jpg")
+        let year = Calendar.current.component(.year, from: Date())
+        let expected = ["../../c1nk-escape1": "_._.._c1nk-escape1", "x\" location=\"c1nk-pwned": "x__location__c1nk-pwned",
+                        "a%n%s%Y{callId}": "a_n_s_Y_callId_", "call\n1\u{0}": "call_1_", "é": "__", "": "_", "..": "_.",
+                        String(repeating: "a", count: 4096): String(repeating: "a", count: 64)]
+        for (callId, name) in expected {
+            let path = record.file(callId: callId, videoCodec: "VP8") { _ in }.path
+            XCTAssertEqual(path, "\(directory)/rec/\(year)-\(name).mkv")
+            XCTAssertEqual(snapshot.file(callId: callId, recordingPath: path), "\(directory)/snap/\(name).jpg")
+        }
+    }
 }

@@ -37,6 +37,27 @@ final class PipelineDescriptionTests: XCTestCase {
         XCTAssertTrue(error("identity name=audio-in ! {audio-sink}").contains("'speaker'"))
     }
 
+    /// A path holds anything (a quote, `!`, a newline, a placeholder's braces): it is set as
+    /// the filesink's property, never parsed; and a value is never read as a placeholder again.
+    func testPathsAreSetAsPropertiesAndPlaceholdersAreFilledOnce() throws {
+        let text = """
+            identity name=video-in ! matroskamux ! filesink name=file location={record-location}
+            """
+        let description = try PipelineDescription(name: "mine", path: "mine.pipeline", text: text)
+        for path in ["/tmp/x\" location=\"c1nk-pwned.mkv", "/tmp/a ! fakesink.mkv", "/tmp/a%n%s%Y{sink}.mkv", "/tmp/line\nbreak.mkv"] {
+            let pipeline = try description.makePipeline(["record-location": path, "sink": "fakesink"])
+            XCTAssertEqual(pipeline.element(named: "file")?[string: "location"], path, "the exact path, as a property")
+            XCTAssertEqual(pipeline.elements.count, 3, "nothing added by the path's text")
+        }
+        let partial = try PipelineDescription(name: "mine", path: "mine.pipeline",
+                                              text: "identity name=video-in ! matroskamux ! filesink location={record-location}.part")
+        XCTAssertThrowsError(try partial.makePipeline(["record-location": "/tmp/a.mkv"])) { error in
+            XCTAssertTrue("\(error)".contains("{record-location} is a path: give it as a whole location value"), "\(error)")
+        }
+        XCTAssertEqual(Placeholders.fill("{a} {b} {c}", ["a": "{b}", "b": "B", "c": "{a}{"]), "{b} B {a}{", "one pass")
+        XCTAssertEqual(Placeholders.fill("x{ {a}} {missing} {a", ["a": "A"]), "x{ A} {missing} {a")
+    }
+
     func testPrivacyGatesCannotBeBypassed() throws {
         func error(_ text: String) -> String {
             do {
