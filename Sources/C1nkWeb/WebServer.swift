@@ -64,6 +64,8 @@ public final class WebServer {
         switch api.handle(request, now: MainContext.monotonicSeconds()) {
         case .response(let response):
             exchange.respond(response)
+        case .deferred(let later):
+            later { exchange.respond($0) }
         case let .whep(offer, client):
             guard let whep = api.whep else { return exchange.respond(WebAPI.error(404, "no media")) }
             whep(offer, client) { reply in
