@@ -83,6 +83,16 @@ public final class WebAPI {
         rings.apply(event, t: t)
     }
 
+    /// The largest body each route takes, in bytes: a password or a command
+    /// word in JSON, a browser's SDP offer (a few KiB); no other route takes one.
+    public static func bodyLimit(method: String, path: String) -> Int {
+        switch (method, path) {
+        case ("POST", "/api/login"), ("POST", "/api/command"), ("POST", "/api/logout"): return 4 * 1024
+        case ("POST", "/api/whep"): return 64 * 1024
+        default: return 0
+        }
+    }
+
     public func handle(_ request: HTTPRequest, now: Double) -> Reply {
         let path = request.path
         if path.hasPrefix("/api/") {

@@ -14,8 +14,6 @@ public final class WebServer {
         public init(port: UInt16) { self.port = port }
     }
 
-    /// Bodies above this are refused unread (413): an SDP offer is a few KiB.
-    public static let maximumBodyBytes = 256 * 1024
     /// Event streams open at once; more are refused (503).
     public static let maximumStreams = 32
 
@@ -32,9 +30,10 @@ public final class WebServer {
         self.api = api
         http = try HTTPServer(port: settings.port, addresses: settings.plainHTTP ? .loopback : .all,
                               tlsCertificate: settings.plainHTTP ? nil : settings.certificate,
-                              maximumBodyBytes: Self.maximumBodyBytes) { [weak self] request, exchange in
+                              bodyLimit: WebAPI.bodyLimit) { [weak self] request, exchange in
             self?.handle(request, exchange)
         }
+        http?.log = Log.web
         api.onLogout = { [weak self] client in
             guard let self else { return }
             for stream in self.streams.values where stream.client == client { stream.exchange.finish() }
