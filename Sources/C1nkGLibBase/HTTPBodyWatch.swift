@@ -46,8 +46,7 @@ final class HTTPBodyWatch {
             if dropped > HTTPBodyLimit.discardBytes, let socket = soup_server_message_get_socket(message) {
                 log.warning("cut a connection from \(peer) that kept sending a refused body (\(dropped) bytes dropped)")
                 end()
-                // Closed, not shut down: Linux keeps taking data on a socket shut for reading.
-                g_socket_close(socket, nil)
+                HTTPConnectionGuard.cut(socket)
             }
             return
         }

@@ -12,6 +12,12 @@ public final class HTTPServer {
         case loopback
         /// Every IPv4 interface.
         case all
+        /// One address of this machine ("192.168.1.20", "::1"): an IP address, never a name.
+        case address(String)
+    }
+
+    public struct AddressError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     public typealias Handler = (HTTPRequest, HTTPExchange) -> Void
@@ -27,15 +33,27 @@ public final class HTTPServer {
     public private(set) var refusedBodies = 0
     /// Where its warnings go (the category of the layer that serves).
     public var log = Log.app
+    private let connections: HTTPConnectionGuard
+    private var requestStarted: SignalConnection?
+    /// Connections open now, refused at the caps, and closed past a deadline.
+    public var connectionCount: Int { connections.table.count }
+    public var refusedConnections: Int { connections.refused }
+    public var timedOutConnections: Int { connections.timedOut }
     /// The bodies being read, by message.
     private var bodies: [OpaquePointer: (watch: HTTPBodyWatch, finished: SignalConnection)] = [:]
 
     /// - Parameters:
     ///   - port: 0 picks a free port.
     ///   - tlsCertificate: PEM files of a certificate and its key: HTTPS instead of HTTP.
+    ///   - limits: the connections' caps and deadlines (`HTTPConnectionTable`).
     public init(port: UInt16, addresses: Addresses, tlsCertificate: (certificate: String, key: String)?,
-                bodyLimit: @escaping BodyLimit, handler: @escaping Handler) throws {
+                limits: HTTPConnectionTable.Limits = .init(), bodyLimit: @escaping BodyLimit, handler: @escaping Handler) throws {
+        if case .address(let text) = addresses, !Self.isIPAddress(text) {
+            throw AddressError(description: "'\(text)' is not an IP address (such as 192.168.1.20 or ::1)")
+        }
         self.bodyLimit = bodyLimit
+        var log: () -> Log = { Log.app }
+        connections = HTTPConnectionGuard(limits: limits, log: { log() })
         self.handler = handler
         let server = c1nk_soup_server_new("c1nk-gst")!
         self.server = server
@@ -51,6 +69,11 @@ public final class HTTPServer {
             }
             listenOptions |= SOUP_SERVER_LISTEN_HTTPS.rawValue
         }
+        log = { [weak self] in self?.log ?? Log.app }
+        requestStarted = SignalConnection.connect(gpointer(server), "request-started") { [weak self] (message: gpointer?) in
+            guard let message else { return }
+            self?.connections.requestStarted(OpaquePointer(message))
+        }
         let box = Unmanaged.passUnretained(self).toOpaque()
         soup_server_add_early_handler(server, nil, { _, message, _, _, data in
             guard let message, let data else { return }
@@ -65,6 +88,13 @@ public final class HTTPServer {
                 switch addresses {
                 case .loopback: return soup_server_listen_local(server, guint(port), SoupServerListenOptions(listenOptions), error)
                 case .all: return soup_server_listen_all(server, guint(port), SoupServerListenOptions(listenOptions), error)
+                case .address(let text):
+                    guard let inet = g_inet_address_new_from_string(text) else { return 0 }
+                    defer { g_object_unref(gpointer(inet)) }
+                    let socketAddress = g_inet_socket_address_new(inet, guint16(port))!
+                    defer { g_object_unref(gpointer(socketAddress)) }
+                    let httpsOnly = listenOptions & SOUP_SERVER_LISTEN_HTTPS.rawValue
+                    return soup_server_listen(server, socketAddress, SoupServerListenOptions(httpsOnly), error)
                 }
             }
         } catch {
@@ -77,11 +107,20 @@ public final class HTTPServer {
         }
     }
 
+    /// Whether `text` is an IPv4 or IPv6 address (no name: nothing is looked up).
+    public static func isIPAddress(_ text: String) -> Bool {
+        guard let inet = g_inet_address_new_from_string(text) else { return false }
+        g_object_unref(gpointer(inet))
+        return true
+    }
+
     /// Stops listening and drops every connection.
     public func stop() {
         guard let server else { return }
         bodies.values.forEach { $0.watch.end() }
         bodies.removeAll()
+        requestStarted = nil
+        connections.stop()
         soup_server_disconnect(server)
         g_object_unref(gpointer(server))
         self.server = nil
