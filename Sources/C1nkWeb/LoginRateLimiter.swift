@@ -22,6 +22,11 @@ public struct LoginRateLimiter: Sendable {
         return max(1, (oldest + window - now).rounded(.up))
     }
 
+    /// Failures of `peer` within the window.
+    public func recentFailures(_ peer: String, now: Double) -> Int {
+        (failures[peer] ?? []).filter { now - $0 < window }.count
+    }
+
     public mutating func failed(_ peer: String, now: Double) {
         var recent = (failures[peer] ?? []).filter { now - $0 < window }
         recent.append(now)

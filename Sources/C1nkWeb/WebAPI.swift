@@ -14,6 +14,8 @@ public final class WebAPI {
         case events(client: String)
         /// A browser's WHEP offer, answered later by `whep`.
         case whep(offer: String, client: String)
+        /// Answered later, on the main context, through the closure handed in (a login being hashed).
+        case deferred((_ answer: @escaping (HTTPResponse) -> Void) -> Void)
     }
 
     /// What `whep` answers: the viewer's id and the SDP answer, or a refusal.
@@ -41,14 +43,20 @@ public final class WebAPI {
         case script
         var id: String {
             switch self {
-            case .session(let session): return "session:" + session.token.prefix(8)
+            case .session(let session): return Self.id(ofSession: session.token)
             case .script: return "token"
             }
         }
+        static func id(ofSession token: String) -> String { "session:" + token.prefix(8) }
     }
 
     public var configuration: Configuration
-    public var limiter = LoginRateLimiter()
+    public var limits = LoginLimits()
+    /// Wrong bearer tokens, per address: 5 within 60 s, then 429 until the window passes.
+    public var tokenFailures = LoginRateLimiter()
+    /// Hashes each login's password off the main context.
+    public var verifier = PasswordVerifier()
+    private var lastBusyLog = -Double.infinity
     public var sessions = WebSessions()
     public internal(set) var state = WebCallState()
     public private(set) var rings = WebRings()
@@ -75,16 +83,30 @@ public final class WebAPI {
         rings.apply(event, t: t)
     }
 
+    /// The largest body each route takes, in bytes: a password or a command
+    /// word in JSON, a browser's SDP offer (a few KiB); no other route takes one.
+    public static func bodyLimit(method: String, path: String) -> Int {
+        switch (method, path) {
+        case ("POST", "/api/login"), ("POST", "/api/command"), ("POST", "/api/logout"): return 4 * 1024
+        case ("POST", "/api/whep"): return 64 * 1024
+        default: return 0
+        }
+    }
+
     public func handle(_ request: HTTPRequest, now: Double) -> Reply {
         let path = request.path
         if path.hasPrefix("/api/") {
-            var response = api(request, now: now)
-            if case .response(var http) = response {
-                http.headers.append(("Cache-Control", "no-store"))
-                http.headers += Self.securityHeaders
-                response = .response(http)
+            func secured(_ response: HTTPResponse) -> HTTPResponse {
+                var response = response
+                response.headers.append(("Cache-Control", "no-store"))
+                response.headers += Self.securityHeaders
+                return response
             }
-            return response
+            switch api(request, now: now) {
+            case .response(let http): return .response(secured(http))
+            case .deferred(let later): return .deferred { answer in later { answer(secured($0)) } }
+            case let other: return other
+            }
         }
         return .response(staticFile(request))
     }
@@ -92,11 +114,20 @@ public final class WebAPI {
     private func api(_ request: HTTPRequest, now: Double) -> Reply {
         if request.path == "/api/login" {
             guard request.method == "POST" else { return .response(Self.error(405, "use POST")) }
-            return .response(login(request, now: now))
+            return login(request, now: now)
         }
         let credentials = WebCredentials(cookie: request.header("cookie"), authorization: request.header("authorization"),
                                          csrf: request.header(WebCredentials.csrfHeader))
+        if credentials.bearer != nil, let wait = tokenFailures.retryAfter(request.peer, now: now) {
+            return .response(Self.limited(wait, "too many wrong tokens"))
+        }
         guard let client = authenticate(credentials, now: now) else {
+            if credentials.bearer != nil {
+                tokenFailures.failed(request.peer, now: now)
+                let limited = tokenFailures.retryAfter(request.peer, now: now)
+                Log.web.warning("wrong bearer token from \(request.peer) for \(request.method) \(request.path)"
+                                + (limited.map { "; its tokens are refused for \(Int($0)) s" } ?? ""))
+            }
             return .response(Self.error(401, "log in first"))
         }
         if request.method != "GET" && request.method != "HEAD" {
@@ -119,25 +150,50 @@ public final class WebAPI {
         return nil
     }
 
-    private func login(_ request: HTTPRequest, now: Double) -> HTTPResponse {
-        if let wait = limiter.retryAfter(request.peer, now: now) {
-            var response = Self.error(429, "too many wrong passwords; try again in \(Int(wait)) s")
-            response.headers.append(("Retry-After", String(Int(wait))))
-            return response
+    /// Limited tries are refused at once; the others are hashed on the
+    /// verifier's thread and answered when it is done.
+    private func login(_ request: HTTPRequest, now: Double) -> Reply {
+        let peer = request.peer
+        if case let .limited(wait, _) = limits.check(peer, now: now) {
+            return .response(Self.limited(wait, "too many wrong passwords; try again in \(Int(wait)) s"))
         }
         guard let object = Self.jsonObject(request.body), let password = object["password"] as? String, password.utf8.count <= 1024 else {
-            return Self.error(400, "send {\"password\": …}")
+            return .response(Self.error(400, "send {\"password\": …}"))
         }
-        guard PasswordHash.verify(password, hash: configuration.passwordHash) else {
-            limiter.failed(request.peer, now: now)
-            Log.web.warning("wrong web password from \(request.peer)")
+        let later = DeferredAnswer()
+        let accepted = verifier.verify(password, hash: configuration.passwordHash) { [weak self] ok in
+            guard let self else { return }
+            later.deliver(self.finishLogin(ok, peer: peer, started: now))
+        }
+        guard accepted else {
+            if now - lastBusyLog >= 10 {
+                lastBusyLog = now
+                Log.web.warning("logins refused unhashed (429): \(verifier.capacity) are being checked already; \(verifier.refused) refused so far")
+            }
+            return .response(Self.limited(1, "too many logins at once; try again in 1 s"))
+        }
+        limits.begin(peer, now: now)
+        return .deferred(later.attach)
+    }
+
+    private func finishLogin(_ ok: Bool, peer: String, started: Double) -> HTTPResponse {
+        guard ok else {
+            let all = limits.globalFailures(now: MainContext.monotonicSeconds())
+            Log.web.warning("wrong web password from \(peer)" + (all >= limits.global
+                ? "; \(all) wrong passwords within \(Int(limits.window)) s: every address that failed is refused until they age" : ""))
             return Self.error(401, "wrong password")
         }
-        limiter.succeeded(request.peer)
-        let session = sessions.create(now: now)
-        Log.web.info("logged in from \(request.peer)")
+        limits.succeeded(peer, started: started)
+        let session = sessions.create(now: MainContext.monotonicSeconds())
+        Log.web.info("logged in from \(peer)")
         var response = Self.json(200, ["ok": true, "csrf": session.csrf])
         response.headers.append(("Set-Cookie", WebCredentials.setCookie(session.token, maxAge: Int(sessions.lifetime))))
+        return response
+    }
+
+    static func limited(_ wait: Double, _ message: String) -> HTTPResponse {
+        var response = error(429, message)
+        response.headers.append(("Retry-After", String(Int(wait))))
         return response
     }
 
@@ -164,4 +220,21 @@ public final class WebAPI {
         ("X-Frame-Options", "DENY"),
         ("Referrer-Policy", "no-referrer"),
     ]
+}
+
+/// A response that comes later: whichever of the answer and the place to
+/// send it arrives second sends it.
+final class DeferredAnswer {
+    private var response: HTTPResponse?
+    private var answer: ((HTTPResponse) -> Void)?
+
+    func deliver(_ response: HTTPResponse) {
+        if let answer { answer(response) } else { self.response = response }
+        answer = nil
+    }
+
+    func attach(_ answer: @escaping (HTTPResponse) -> Void) {
+        if let response { answer(response) } else { self.answer = answer }
+        response = nil
+    }
 }

@@ -11,36 +11,56 @@ public final class WebServer {
         /// Plain HTTP, on 127.0.0.1 only (behind a local proxy, or for a browser on this machine).
         public var plainHTTP = false
         public var certificate: (certificate: String, key: String)?
+        /// The one address to listen on (`--web-address`); nil: every IPv4 interface.
+        public var address: String?
+        /// The connections' caps and deadlines. Behind the loopback proxy of
+        /// plain HTTP every browser has the proxy's address, so one address may use them all.
+        public var connections = HTTPConnectionTable.Limits()
         public init(port: UInt16) { self.port = port }
+
+        var addresses: HTTPServer.Addresses {
+            if plainHTTP { return .loopback }
+            return address.map { .address($0) } ?? .all
+        }
+
+        var connectionLimits: HTTPConnectionTable.Limits {
+            var limits = connections
+            if plainHTTP { limits.perAddress = limits.maximum }
+            return limits
+        }
     }
 
-    /// Bodies above this are refused unread (413): an SDP offer is a few KiB.
-    public static let maximumBodyBytes = 256 * 1024
     /// Event streams open at once; more are refused (503).
     public static let maximumStreams = 32
 
     public let api: WebAPI
     public var port: UInt16 { http?.port ?? 0 }
     public var streamCount: Int { streams.count }
-    /// Requests refused before their body was read.
+    /// Requests whose body was refused.
     public var refusedBodies: Int { http?.refusedBodies ?? 0 }
+    /// The server's connections (open now, refused at the caps, closed past a deadline).
+    public var connections: (open: Int, refused: Int, timedOut: Int) {
+        (http?.connectionCount ?? 0, http?.refusedConnections ?? 0, http?.timedOutConnections ?? 0)
+    }
     private var http: HTTPServer?
     private var streams: [ObjectIdentifier: (exchange: HTTPExchange, client: String)] = [:]
     private var keepAlive: GLibTimer?
 
     public init(settings: Settings, api: WebAPI) throws {
         self.api = api
-        http = try HTTPServer(port: settings.port, addresses: settings.plainHTTP ? .loopback : .all,
-                              tlsCertificate: settings.plainHTTP ? nil : settings.certificate,
-                              maximumBodyBytes: Self.maximumBodyBytes) { [weak self] request, exchange in
+        http = try HTTPServer(port: settings.port, addresses: settings.addresses,
+                              tlsCertificate: settings.plainHTTP ? nil : settings.certificate, limits: settings.connectionLimits,
+                              bodyLimit: WebAPI.bodyLimit) { [weak self] request, exchange in
             self?.handle(request, exchange)
         }
+        http?.log = Log.web
         api.onLogout = { [weak self] client in
             guard let self else { return }
             for stream in self.streams.values where stream.client == client { stream.exchange.finish() }
         }
         keepAlive = GLibTimer(after: 15, repeats: true) { [weak self] in self?.broadcast(": keep-alive\n\n") }
-        Log.web.info("the web page is on \(settings.plainHTTP ? "http://127.0.0.1" : "https://<this host>"):\(port)")
+        let host = settings.plainHTTP ? "http://127.0.0.1" : "https://" + (settings.address.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "<this host>")
+        Log.web.info("the web page is on \(host):\(port)\(settings.plainHTTP || settings.address != nil ? "" : " (every IPv4 interface)")")
     }
 
     /// Each of the answerer's events: the page's state, the ring list, and every event stream.
@@ -64,6 +84,8 @@ public final class WebServer {
         switch api.handle(request, now: MainContext.monotonicSeconds()) {
         case .response(let response):
             exchange.respond(response)
+        case .deferred(let later):
+            later { exchange.respond($0) }
         case let .whep(offer, client):
             guard let whep = api.whep else { return exchange.respond(WebAPI.error(404, "no media")) }
             whep(offer, client) { reply in

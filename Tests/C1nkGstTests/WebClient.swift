@@ -17,8 +17,13 @@ struct WebClient {
     var cookie: String?
     var csrf: String?
     var token: String?
+    /// The local address to send from (a loopback address 127.0.0.N: another peer), or nil.
+    var from: String?
 
-    init(port: UInt16, scheme: String = "https") { base = "\(scheme)://127.0.0.1:\(port)" }
+    init(port: UInt16, scheme: String = "https", from: String? = nil) {
+        base = "\(scheme)://127.0.0.1:\(port)"
+        self.from = from
+    }
 
     /// A free TCP port on loopback (bound, then released).
     static func freePort() -> UInt16 {
@@ -39,6 +44,7 @@ struct WebClient {
         var arguments = ["-sk", "-X", method, "-D", directory + "/headers", "-o", directory + "/body", "-w", "%{http_code}",
                          "--max-time", "10"]
         if asIs { arguments.append("--path-as-is") }
+        if let from { arguments += ["--interface", from] }
         if let cookie { arguments += ["-H", "Cookie: c1nk_session=" + cookie] }
         if let token { arguments += ["-H", "Authorization: Bearer " + token] }
         if sendCSRF, let csrf { arguments += ["-H", "X-CSRF-Token: " + csrf] }
@@ -77,6 +83,7 @@ struct WebClient {
     /// `curl -N` on the event stream in the background, into a file.
     func events(into path: String) throws -> Process {
         var arguments = ["-skN", "--max-time", "60", "-o", path]
+        if let from { arguments += ["--interface", from] }
         if let cookie { arguments += ["-H", "Cookie: c1nk_session=" + cookie] }
         if let token { arguments += ["-H", "Authorization: Bearer " + token] }
         let process = Process()

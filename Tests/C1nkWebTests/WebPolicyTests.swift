@@ -78,6 +78,13 @@ final class WebPolicyTests: XCTestCase {
         XCTAssertNil(HTTPBodyLimit.refusal(.known(100), maximum: 100))
         XCTAssertEqual(HTTPBodyLimit.refusal(.known(10 * 1024 * 1024), maximum: 100), 413)
         XCTAssertEqual(HTTPBodyLimit.refusal(.unknown, maximum: 100), 411)
+        XCTAssertNil(HTTPBodyLimit.refusal(.chunked, maximum: 100), "counted as it comes")
+        XCTAssertFalse(HTTPBodyLimit.chunkedOver(received: 100, maximum: 100))
+        XCTAssertTrue(HTTPBodyLimit.chunkedOver(received: 101, maximum: 100))
+        XCTAssertEqual(WebAPI.bodyLimit(method: "POST", path: "/api/login"), 4096)
+        XCTAssertEqual(WebAPI.bodyLimit(method: "POST", path: "/api/whep"), 65536)
+        XCTAssertEqual(WebAPI.bodyLimit(method: "GET", path: "/api/state"), 0, "no other route takes a body")
+        XCTAssertEqual(WebAPI.bodyLimit(method: "PUT", path: "/api/login"), 0)
     }
 
     func testPasswordHashIsYescryptAndVerifies() throws {
