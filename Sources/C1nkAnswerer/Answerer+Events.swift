@@ -50,6 +50,7 @@ extension Answerer {
             break
         }
         events.emit(event)
+        watchMainLoop(event)
     }
 
     /// `--answer auto`: accept `answerDelay` seconds after the ring.

@@ -67,6 +67,8 @@ public final class Answerer {
     var microphoneMuted = false
     /// The call slot the call in progress holds.
     var heldSlot: (any CallSlot)?
+    /// `--measure`: the main context's lateness over the current call (`Answerer+MainLoopWatch.swift`).
+    var mainLoopWatch: MainLoopWatch?
     /// Returns the heap's free pages to the system after each call's teardown.
     let heapTrim = HeapTrim()
 

@@ -42,6 +42,7 @@ extension CallEvent {
         case let .measurements(_, figures):
             // The figures sit beside the event's own keys, as they always have.
             fields.merge(figures) { own, _ in own }
+        case let .mainLoop(_, lateMs): fields["lateMs"] = .object(lateMs)
         case let .error(_, message): set("message", message)
         case let .deleted(path, reason):
             set("path", path)
@@ -119,6 +120,9 @@ extension CallEvent {
             var figures = fields
             for key in ["event", "callId", "t"] { figures[key] = nil }
             self = .measurements(callId: try string("callId"), figures: figures)
+        case .mainLoop:
+            guard let lateMs = fields["lateMs"]?.objectValue else { throw CallEventDecodingError(key: "lateMs", fields: fields) }
+            self = .mainLoop(callId: try string("callId"), lateMs: lateMs)
         case .error: self = .error(callId: fields["callId"]?.stringValue, message: try string("message"))
         case .deleted: self = .deleted(path: try string("path"), reason: try string("reason"))
         case .reloaded: self = .reloaded(applied: try strings("applied"), needsRestart: try strings("needsRestart"))

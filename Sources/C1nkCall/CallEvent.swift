@@ -44,6 +44,9 @@ public enum CallEvent: Equatable, Sendable {
     case levels(callId: String, door: Double, resident: Double, muted: Bool)
     /// The probes' figures of a call (`--measure`, the benchmark).
     case measurements(callId: String, figures: [String: JSONValue])
+    /// `--measure`: how late the main context ran a 10 ms timer from the ring
+    /// until 3 s after the call ended (`count`, `p50`, `p95`, `p99`, `max`, in ms).
+    case mainLoop(callId: String, lateMs: [String: JSONValue])
 
     // Anything
     case error(callId: String? = nil, message: String)
@@ -65,7 +68,7 @@ public enum CallEvent: Equatable, Sendable {
         case ringing, missed, accepted, mediaConnected = "media-connected", firstFrame = "first-frame"
         case videoStalled = "video-stalled", videoResumed = "video-resumed"
         case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded, snapshot
-        case levels, measurements, error, deleted, reloaded
+        case levels, measurements, mainLoop = "main-loop", error, deleted, reloaded
     }
 
     public var kind: Kind {
@@ -89,6 +92,7 @@ public enum CallEvent: Equatable, Sendable {
         case .snapshot: return .snapshot
         case .levels: return .levels
         case .measurements: return .measurements
+        case .mainLoop: return .mainLoop
         case .error: return .error
         case .deleted: return .deleted
         case .reloaded: return .reloaded
@@ -105,7 +109,7 @@ public enum CallEvent: Equatable, Sendable {
         case let .ringing(callId, _), let .missed(callId, _, _), let .accepted(callId), let .mediaConnected(callId, _),
              let .firstFrame(callId, _), let .videoStalled(callId), let .videoResumed(callId, _), let .doorOpened(callId), let .doorOpenFailed(callId, _),
              let .ended(callId, _, _, _, _), let .recording(callId, _), let .recorded(callId, _, _), let .snapshot(callId, _),
-             let .levels(callId, _, _, _), let .measurements(callId, _):
+             let .levels(callId, _, _, _), let .measurements(callId, _), let .mainLoop(callId, _):
             return callId
         case .error(let callId, _): return callId
         }

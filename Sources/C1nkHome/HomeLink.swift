@@ -111,7 +111,7 @@ public struct HomeLink: Sendable {
             // The picture's bytes go out from the client, which reads the file (`HomeMQTT`).
             if callId == self.callId { snapshot = path }
             return []
-        case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements,
+        case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements, .mainLoop,
              .deleted, .reloaded:
             return []
         }

@@ -38,7 +38,7 @@ enum StatusLine {
         case let .reloaded(applied, restart):
             return "reloaded the config: " + (applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", "))
                 + (restart.isEmpty ? "" : "; restart to apply " + restart.joined(separator: ", "))
-        case .mediaConnected, .levels, .measurements: return nil
+        case .mediaConnected, .levels, .measurements, .mainLoop: return nil
         }
     }
 }

@@ -94,7 +94,7 @@ struct WebBenchmark {
         let directory = NSTemporaryDirectory() + "c1nk-web-bench-" + UUID().uuidString.prefix(8)
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: directory) }
-        try setPassword(directory + "/web-password")
+        try Self.setPassword(directory + "/web-password")
         let port = UInt16.random(in: 20_000...40_000)
         let events = directory + "/events.jsonl"
         setenv("XDG_STATE_HOME", directory, 1)
@@ -146,7 +146,7 @@ struct WebBenchmark {
                           wallGlassToGlassMs: LatencyStats(wall), browserReceivedMs: LatencyStats(received))
     }
 
-    private func setPassword(_ path: String) throws {
+    static func setPassword(_ path: String) throws {
         let folder = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]) as NSString
         let setter = Process()
         setter.executableURL = URL(fileURLWithPath: folder.deletingLastPathComponent + "/c1nk-gst-answer")

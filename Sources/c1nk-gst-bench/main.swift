@@ -55,6 +55,11 @@ do {
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
+    if options.mainLoop {
+        let figures = try MainLoopBenchmark(options: options).run(progress: progress)
+        print(options.json ? figures.json : figures.table)
+        exit(0)
+    }
     if options.home {
         report.home = try HomeBenchmark(rings: max(5, options.repeats)).run(progress: progress)
         printReport()
