@@ -11,7 +11,7 @@ import Glibc
 /// second from ten loopback addresses, an MQTT broker whose name does not
 /// resolve, ten web viewers that go at the hang-up, and a 1 GB recording
 /// downloaded over HTTPS.
-struct MainLoopFigures: Codable {
+struct MainLoopFigures: Codable, PrettyJSON {
     var lateMs: LatencyStats
     var loginsSent: Int
     var viewers: Int
@@ -25,12 +25,6 @@ struct MainLoopFigures: Codable {
         a 10 ms timer's lateness: p50 \(String(format: "%.1f", lateMs.p50)) ms, p99 \(String(format: "%.1f", lateMs.p99)) ms (goal ≤ \(Int(goalP99Ms)) ms), max \(String(format: "%.1f", lateMs.max)) ms (goal ≤ \(Int(goalMaxMs)) ms), \(lateMs.count) ticks
         load delivered: \(loginsSent) logins, \(downloadedMB) MB downloaded
         """
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)
     }
 }
 

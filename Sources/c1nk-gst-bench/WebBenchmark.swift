@@ -15,7 +15,7 @@ import Glibc
 /// (`requestVideoFrameCallback`'s `receiveTime`): before it, the door, the
 /// answerer and the second WebRTC hop; after it, Chromium's jitter buffer,
 /// decoder and compositor.
-struct WebFigures: Codable {
+struct WebFigures: Codable, PrettyJSON {
     var runs: Int
     var codec = "VP8"
     /// Ring (the door's `ring`) → the first frame presented in the page.
@@ -37,12 +37,6 @@ struct WebFigures: Codable {
             glass-to-glass, video-out (the wall): p50 \(Int(wallGlassToGlassMs.p50)) ms, p95 \(Int(wallGlassToGlassMs.p95)) ms
             page / wall at p50: \(String(format: "%.1f", ratio))× (goal ≤ \(goalRatio)×)
             """
-    }
-
-    var json: String {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.prettyPrinted, .sortedKeys]
-        return String(decoding: try! encoder.encode(self), as: UTF8.self)
     }
 }
 
