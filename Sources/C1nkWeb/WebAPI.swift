@@ -14,6 +14,8 @@ public final class WebAPI {
         case events(client: String)
         /// A browser's WHEP offer, answered later by `whep`.
         case whep(offer: String, client: String)
+        /// A file sent from disk in chunks, off the main context (`Range` honoured); `missing` if it cannot be opened.
+        case file(path: String, headers: [(String, String)], range: String?, missing: HTTPResponse)
         /// Answered later, on the main context, through the closure handed in (a login being hashed).
         case deferred((_ answer: @escaping (HTTPResponse) -> Void) -> Void)
     }
@@ -105,10 +107,12 @@ public final class WebAPI {
             switch api(request, now: now) {
             case .response(let http): return .response(secured(http))
             case .deferred(let later): return .deferred { answer in later { answer(secured($0)) } }
+            case let .file(path, headers, range, missing):
+                return .file(path: path, headers: secured(HTTPResponse(status: 200, headers: headers)).headers, range: range, missing: secured(missing))
             case let other: return other
             }
         }
-        return .response(staticFile(request))
+        return staticFile(request)
     }
 
     private func api(_ request: HTTPRequest, now: Double) -> Reply {

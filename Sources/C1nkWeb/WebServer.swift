@@ -86,6 +86,10 @@ public final class WebServer {
             exchange.respond(response)
         case .deferred(let later):
             later { exchange.respond($0) }
+        case let .file(path, headers, range, missing):
+            exchange.respondWithFile(path, headers: headers, range: range) { status in
+                status == 404 ? missing : WebAPI.error(status, "the file could not be read")
+            }
         case let .whep(offer, client):
             guard let whep = api.whep else { return exchange.respond(WebAPI.error(404, "no media")) }
             whep(offer, client) { reply in
@@ -117,7 +121,7 @@ public final class WebServer {
         }
     }
 
-    private func broadcast(_ text: String) {
+    func broadcast(_ text: String) {
         for stream in streams.values { stream.exchange.send(text) }
     }
 }
