@@ -16,7 +16,9 @@ extension WebAPI {
         case ("GET", "/api/state"): return .response(Self.json(200, state.json.merging(["viewers": viewerCount()]) { own, _ in own }))
         case ("GET", "/api/calls"):
             return .response(Self.json(200, ["rings": rings.json, "recordings": configuration.recordings.json]))
-        case ("GET", "/api/events"): return .events(client: client.id)
+        case ("GET", "/api/events"):
+            if case .session(let session) = client { return .events(client: client.id, session: session.token) }
+            return .events(client: client.id, session: nil)
         case ("POST", "/api/command"): return .response(runCommand(request, client: client))
         case ("POST", "/api/whep"):
             guard whep != nil else { return .response(Self.error(404, "this answerer sends no media to the page")) }
@@ -24,6 +26,7 @@ extension WebAPI {
                   let offer = String(validating: request.body, as: UTF8.self), !offer.isEmpty else {
                 return .response(Self.error(400, "send the SDP offer as application/sdp"))
             }
+            if case .session(let session) = client { noteMediaSession(client: client.id, token: session.token) }
             return .whep(offer: offer, client: client.id)
         case ("DELETE", let path) where path.hasPrefix("/api/whep/"):
             let id = String(path.dropFirst("/api/whep/".count))
