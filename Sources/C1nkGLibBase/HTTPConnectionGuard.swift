@@ -1,4 +1,5 @@
 import CGLib
+import Glibc
 
 /// Holds `HTTPConnectionTable` to libsoup's connections: it learns of each
 /// one (the first request of a connection is started at accept, before the
@@ -32,6 +33,8 @@ final class HTTPConnectionGuard {
         if sockets[id] != nil {
             table.requestStarted(id, now: now)
         } else {
+            // Those the peers closed since leave first: the caps count the open ones.
+            reap()
             let peer = soup_server_message_get_remote_host(message).map { String(cString: $0) } ?? "?"
             if let refusal = table.open(id, peer: peer, now: now) {
                 refuse(socket, peer: peer, refusal, now: now)
@@ -43,7 +46,11 @@ final class HTTPConnectionGuard {
         Self.attach(gpointer(message), "disconnected") { [weak self] in self?.reap() }
         Self.attach(gpointer(message), "got-headers") { [weak self] in self?.table.gotHeaders(id, now: MainContext.monotonicSeconds()) }
         Self.attach(gpointer(message), "got-body") { [weak self] in self?.table.gotBody(id) }
-        Self.attach(gpointer(message), "finished") { [weak self] in self?.table.finished(id, now: MainContext.monotonicSeconds()) }
+        Self.attach(gpointer(message), "finished") { [weak self] in
+            self?.table.finished(id, now: MainContext.monotonicSeconds())
+            // A connection that is not kept alive is closed just after its last answer.
+            MainContext.post { [weak self] in self?.reap() }
+        }
         if sweep == nil {
             sweep = GLibTimer(after: min(1, table.limits.headerTimeout / 3), repeats: true) { [weak self] in
                 self?.reap()
@@ -103,13 +110,26 @@ final class HTTPConnectionGuard {
         if table.count == 0 { sweep = nil }
     }
 
-    /// The connections whose socket is closed leave the table.
+    /// The connections whose socket is closed leave the table, and so do the
+    /// idle ones the peer has closed: libsoup 3.2 notices that end only when
+    /// it is a request's (it reads the end of a keep-alive connection and
+    /// keeps the socket open, forever), so this closes them.
     private func reap() {
-        for (id, socket) in sockets where g_socket_is_closed(socket) != 0 {
+        for (id, socket) in sockets {
+            if g_socket_is_closed(socket) == 0 {
+                guard table.phase(id) == .idle, Self.peerClosed(socket) else { continue }
+                Self.cut(socket)
+            }
             sockets[id] = nil
             table.closed(id)
             g_object_unref(gpointer(socket))
         }
+    }
+
+    /// Whether the peer ended the connection (nothing left to read but the end).
+    private static func peerClosed(_ socket: UnsafeMutablePointer<GSocket>) -> Bool {
+        var byte: UInt8 = 0
+        return recv(g_socket_get_fd(socket), &byte, 1, Int32(MSG_PEEK | MSG_DONTWAIT)) == 0
     }
 
     /// A handler for `void handler(GObject*, gpointer)` that lives as long as

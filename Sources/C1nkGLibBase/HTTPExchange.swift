@@ -78,6 +78,27 @@ public final class HTTPExchange {
         if paused { soup_server_message_unpause(message) }
     }
 
+    /// Sends the file at `path` from disk, in chunks read off the main
+    /// context (`HTTPFileStream`), with `headers`; `range` is the request's
+    /// `Range` header. When the file cannot be opened, `failure(status)` is sent instead.
+    public func respondWithFile(_ path: String, headers: [(String, String)], range: String?,
+                                failure: @escaping (Int) -> HTTPResponse) {
+        guard let message, !isAnswered else { return }
+        isAnswered = true
+        if !paused {
+            soup_server_message_pause(message)
+            paused = true
+        }
+        let method = soup_server_message_get_method(message).map { String(cString: $0) } ?? "GET"
+        let file = HTTPFileStream(message, path: path, range: range, headers: headers, headOnly: method == "HEAD") { [weak self] status, reason in
+            guard let self else { return }
+            Log.app.debug("answered \(status) instead of a file: \(reason)")
+            self.isAnswered = false
+            self.respond(failure(status))
+        }
+        file.start()
+    }
+
     /// Sends the status and headers now and keeps the response open (chunked) for `send`.
     public func startStream(status: Int, headers: [(String, String)]) {
         guard let message, !isAnswered else { return }
@@ -85,6 +106,8 @@ public final class HTTPExchange {
         streaming = true
         let responseHeaders = soup_server_message_get_response_headers(message)
         soup_message_headers_set_encoding(responseHeaders, SOUP_ENCODING_CHUNKED)
+        // Each chunk is freed once written: a stream open for days holds none of it.
+        soup_message_body_set_accumulate(soup_server_message_get_response_body(message), 0)
         for (name, value) in headers { soup_message_headers_replace(responseHeaders, name, value) }
         soup_server_message_set_status(message, guint(status), nil)
         if paused { soup_server_message_unpause(message) }

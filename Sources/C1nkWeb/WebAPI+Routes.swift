@@ -16,7 +16,9 @@ extension WebAPI {
         case ("GET", "/api/state"): return .response(Self.json(200, state.json.merging(["viewers": viewerCount()]) { own, _ in own }))
         case ("GET", "/api/calls"):
             return .response(Self.json(200, ["rings": rings.json, "recordings": configuration.recordings.json]))
-        case ("GET", "/api/events"): return .events(client: client.id)
+        case ("GET", "/api/events"):
+            if case .session(let session) = client { return .events(client: client.id, session: session.token) }
+            return .events(client: client.id, session: nil)
         case ("POST", "/api/command"): return .response(runCommand(request, client: client))
         case ("POST", "/api/whep"):
             guard whep != nil else { return .response(Self.error(404, "this answerer sends no media to the page")) }
@@ -24,15 +26,16 @@ extension WebAPI {
                   let offer = String(validating: request.body, as: UTF8.self), !offer.isEmpty else {
                 return .response(Self.error(400, "send the SDP offer as application/sdp"))
             }
+            if case .session(let session) = client { noteMediaSession(client: client.id, token: session.token) }
             return .whep(offer: offer, client: client.id)
         case ("DELETE", let path) where path.hasPrefix("/api/whep/"):
             let id = String(path.dropFirst("/api/whep/".count))
             guard whepDelete?(id) == true else { return .response(Self.error(404, "no such viewer")) }
             return .response(Self.json(200, ["ok": true]))
         case ("GET", let path) where path.hasPrefix("/api/recordings/"):
-            return .response(recording(String(path.dropFirst("/api/recordings/".count))))
+            return recording(String(path.dropFirst("/api/recordings/".count)), range: request.header("range"))
         case ("GET", let path) where path.hasPrefix("/api/snapshots/"):
-            return .response(snapshot(String(path.dropFirst("/api/snapshots/".count))))
+            return snapshot(String(path.dropFirst("/api/snapshots/".count)))
         case (_, "/api/state"), (_, "/api/calls"), (_, "/api/events"), (_, "/api/command"), (_, "/api/session"), (_, "/api/logout"):
             return .response(Self.error(405, "method \(request.method) is not allowed here"))
         default:
@@ -68,39 +71,37 @@ extension WebAPI {
         return Self.json(200, ["ok": true])
     }
 
-    private func recording(_ encodedName: String) -> HTTPResponse {
-        guard let name = WebPath.percentDecoded(encodedName), let path = configuration.recordings.path(of: name),
-              let data = FileManager.default.contents(atPath: path) else {
-            return Self.error(404, "no such recording")
+    /// A recording, streamed from disk; `Range` lets the page's player seek.
+    private func recording(_ encodedName: String, range: String?) -> Reply {
+        let missing = Self.error(404, "no such recording")
+        guard let name = WebPath.percentDecoded(encodedName), let path = configuration.recordings.path(of: name) else {
+            return .response(missing)
         }
-        return HTTPResponse(status: 200, headers: [("Content-Type", WebPath.contentType(name)),
-                                                   ("Content-Disposition", "inline; filename=\"\(name)\"")], body: Array(data))
+        return .file(path: path, headers: [("Content-Type", WebPath.contentType(name)),
+                                           ("Content-Disposition", "inline; filename=\"\(name)\"")], range: range, missing: missing)
     }
 
     /// A visitor's snapshot, by the file name `/api/calls` gives a ring.
-    private func snapshot(_ encodedName: String) -> HTTPResponse {
-        guard let name = WebPath.percentDecoded(encodedName), let path = rings.snapshotPath(named: name),
-              let data = FileManager.default.contents(atPath: path) else {
-            return Self.error(404, "no such snapshot")
-        }
-        return HTTPResponse(status: 200, headers: [("Content-Type", "image/jpeg")], body: Array(data))
+    private func snapshot(_ encodedName: String) -> Reply {
+        let missing = Self.error(404, "no such snapshot")
+        guard let name = WebPath.percentDecoded(encodedName), let path = rings.snapshotPath(named: name) else { return .response(missing) }
+        return .file(path: path, headers: [("Content-Type", "image/jpeg")], range: nil, missing: missing)
     }
 
     /// The page's own files, below the web root only.
-    func staticFile(_ request: HTTPRequest) -> HTTPResponse {
-        guard request.method == "GET" || request.method == "HEAD" else { return withSecurity(Self.error(405, "use GET")) }
+    func staticFile(_ request: HTTPRequest) -> Reply {
+        guard request.method == "GET" || request.method == "HEAD" else { return .response(withSecurity(Self.error(405, "use GET"))) }
         guard let relative = WebPath.resolve(request.path) else {
             Log.web.warning("refused the path \(request.path) from \(request.peer)")
-            return withSecurity(Self.error(400, "bad path"))
+            return .response(withSecurity(Self.error(400, "bad path")))
         }
         let path = configuration.root + "/" + relative
         var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue,
-              let data = FileManager.default.contents(atPath: path) else {
-            return withSecurity(Self.error(404, "not found"))
-        }
-        return withSecurity(HTTPResponse(status: 200, headers: [("Content-Type", WebPath.contentType(relative)),
-                                                               ("Cache-Control", "no-cache")], body: Array(data)))
+        let missing = withSecurity(Self.error(404, "not found"))
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { return .response(missing) }
+        return .file(path: path, headers: withSecurity(HTTPResponse(status: 200, headers: [("Content-Type", WebPath.contentType(relative)),
+                                                                                          ("Cache-Control", "no-cache")])).headers,
+                     range: request.header("range"), missing: missing)
     }
 
     private func withSecurity(_ response: HTTPResponse) -> HTTPResponse {

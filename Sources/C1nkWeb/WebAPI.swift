@@ -10,10 +10,13 @@ import Foundation
 public final class WebAPI {
     public enum Reply {
         case response(HTTPResponse)
-        /// Subscribe the request to the server-sent events (`client`: who, for `clientGone`).
-        case events(client: String)
+        /// Subscribe the request to the server-sent events (`client`: who, for
+        /// `clientGone`; `session`: its session's token, whose end ends the stream).
+        case events(client: String, session: String?)
         /// A browser's WHEP offer, answered later by `whep`.
         case whep(offer: String, client: String)
+        /// A file sent from disk in chunks, off the main context (`Range` honoured); `missing` if it cannot be opened.
+        case file(path: String, headers: [(String, String)], range: String?, missing: HTTPResponse)
         /// Answered later, on the main context, through the closure handed in (a login being hashed).
         case deferred((_ answer: @escaping (HTTPResponse) -> Void) -> Void)
     }
@@ -68,6 +71,10 @@ public final class WebAPI {
     public var clientGone: ((_ client: String) -> Void)?
     /// A session logged out: its event streams end (`WebServer`).
     var onLogout: ((_ client: String) -> Void)?
+    /// A session began (which may have pushed out the least recently used one).
+    var onLogin: (() -> Void)?
+    /// The sessions that asked for the call's media, by client: their end ends their viewers.
+    private(set) var mediaSessions: [String: String] = [:]
     /// Browsers receiving the call's media now (`viewers` of `/api/state`).
     public var viewerCount: () -> Int = { 0 }
     /// Ends the viewer `id` (`DELETE /api/whep/ID`); false when there is none.
@@ -105,10 +112,12 @@ public final class WebAPI {
             switch api(request, now: now) {
             case .response(let http): return .response(secured(http))
             case .deferred(let later): return .deferred { answer in later { answer(secured($0)) } }
+            case let .file(path, headers, range, missing):
+                return .file(path: path, headers: secured(HTTPResponse(status: 200, headers: headers)).headers, range: range, missing: secured(missing))
             case let other: return other
             }
         }
-        return .response(staticFile(request))
+        return staticFile(request)
     }
 
     private func api(_ request: HTTPRequest, now: Double) -> Reply {
@@ -186,10 +195,29 @@ public final class WebAPI {
         limits.succeeded(peer, started: started)
         let session = sessions.create(now: MainContext.monotonicSeconds())
         Log.web.info("logged in from \(peer)")
+        onLogin?()
         var response = Self.json(200, ["ok": true, "csrf": session.csrf])
         response.headers.append(("Set-Cookie", WebCredentials.setCookie(session.token, maxAge: Int(sessions.lifetime))))
         return response
     }
+
+    /// The clients whose session has ended by `now` among those that asked
+    /// for media; they are forgotten. The next end of one, if any.
+    func endedMediaSessions(now: Double) -> (ended: [String], next: Double?) {
+        var ended: [String] = []
+        var next: Double?
+        for (client, token) in mediaSessions {
+            if let expiry = sessions.expiry(token), now < expiry {
+                next = min(next ?? expiry, expiry)
+            } else {
+                ended.append(client)
+                mediaSessions[client] = nil
+            }
+        }
+        return (ended, next)
+    }
+
+    func noteMediaSession(client: String, token: String) { mediaSessions[client] = token }
 
     static func limited(_ wait: Double, _ message: String) -> HTTPResponse {
         var response = error(429, message)

@@ -43,8 +43,10 @@ public final class WebServer {
         (http?.connectionCount ?? 0, http?.refusedConnections ?? 0, http?.timedOutConnections ?? 0)
     }
     private var http: HTTPServer?
-    private var streams: [ObjectIdentifier: (exchange: HTTPExchange, client: String)] = [:]
+    private var streams: [ObjectIdentifier: (exchange: HTTPExchange, client: String, session: String?)] = [:]
     private var keepAlive: GLibTimer?
+    /// Fires when the next session with an event stream or a viewer ends.
+    private var expiry: GLibTimer?
 
     public init(settings: Settings, api: WebAPI) throws {
         self.api = api
@@ -57,7 +59,10 @@ public final class WebServer {
         api.onLogout = { [weak self] client in
             guard let self else { return }
             for stream in self.streams.values where stream.client == client { stream.exchange.finish() }
+            self.api.clientGone?(client)
         }
+        // A new session may push out the least recently used one.
+        api.onLogin = { [weak self] in self?.endExpiredSessions() }
         keepAlive = GLibTimer(after: 15, repeats: true) { [weak self] in self?.broadcast(": keep-alive\n\n") }
         let host = settings.plainHTTP ? "http://127.0.0.1" : "https://" + (settings.address.map { $0.contains(":") ? "[\($0)]" : $0 } ?? "<this host>")
         Log.web.info("the web page is on \(host):\(port)\(settings.plainHTTP || settings.address != nil ? "" : " (every IPv4 interface)")")
@@ -74,6 +79,7 @@ public final class WebServer {
         for stream in streams.values { stream.exchange.finish() }
         streams.removeAll()
         keepAlive = nil
+        expiry = nil
         http?.stop()
         http = nil
     }
@@ -86,8 +92,13 @@ public final class WebServer {
             exchange.respond(response)
         case .deferred(let later):
             later { exchange.respond($0) }
+        case let .file(path, headers, range, missing):
+            exchange.respondWithFile(path, headers: headers, range: range) { status in
+                status == 404 ? missing : WebAPI.error(status, "the file could not be read")
+            }
         case let .whep(offer, client):
             guard let whep = api.whep else { return exchange.respond(WebAPI.error(404, "no media")) }
+            defer { endExpiredSessions() }
             whep(offer, client) { reply in
                 switch reply {
                 case let .answer(id, sdp):
@@ -98,7 +109,7 @@ public final class WebServer {
                     exchange.respond(WebAPI.error(status, message))
                 }
             }
-        case .events(let client):
+        case let .events(client, session):
             guard streams.count < Self.maximumStreams else {
                 exchange.respond(WebAPI.error(503, "too many event streams open"))
                 return
@@ -111,13 +122,40 @@ public final class WebServer {
             }
             exchange.startStream(status: 200, headers: [("Content-Type", "text/event-stream"), ("Cache-Control", "no-store"),
                                                         ("X-Accel-Buffering", "no")] + WebAPI.securityHeaders)
-            streams[key] = (exchange, client)
+            streams[key] = (exchange, client, session)
+            endExpiredSessions()
             let state = (try? JSONSerialization.data(withJSONObject: api.state.json, options: [.sortedKeys])) ?? Data("{}".utf8)
             exchange.send("retry: 2000\nevent: state\ndata: \(String(decoding: state, as: UTF8.self))\n\n")
         }
     }
 
-    private func broadcast(_ text: String) {
+    /// Ends the event streams and the viewers of every session that has
+    /// ended (unused too long, too old, pushed out), and waits for the next end.
+    private func endExpiredSessions() {
+        let now = MainContext.monotonicSeconds()
+        var next: Double?
+        var ended = Set<String>()
+        for stream in streams.values {
+            guard let token = stream.session else { continue }
+            if let end = api.sessions.expiry(token), now < end {
+                next = min(next ?? end, end)
+            } else {
+                stream.exchange.finish()
+                ended.insert(stream.client)
+            }
+        }
+        let media = api.endedMediaSessions(now: now)
+        ended.formUnion(media.ended)
+        if let end = media.next { next = min(next ?? end, end) }
+        for client in ended {
+            Log.web.info("the session of \(client) ended: its event streams and viewers end")
+            api.clientGone?(client)
+        }
+        // A use moves the end later: the timer then finds it alive and waits again.
+        expiry = next.map { GLibTimer(after: max(0.05, $0 - now)) { [weak self] in self?.endExpiredSessions() } }
+    }
+
+    func broadcast(_ text: String) {
         for stream in streams.values { stream.exchange.send(text) }
     }
 }

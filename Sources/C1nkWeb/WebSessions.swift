@@ -50,6 +50,15 @@ public struct WebSessions {
 
     public mutating func remove(_ token: String) { sessions[token] = nil }
 
+    /// When the session of `token` ends if it is not used again; nil when it has ended.
+    public func expiry(_ token: String) -> Double? {
+        guard let session = sessions[token] else { return nil }
+        return min(session.lastUsed + idle, session.created + lifetime)
+    }
+
+    /// Whether the session of `token` is alive at `now` (without using it).
+    public func isAlive(_ token: String, now: Double) -> Bool { expiry(token).map { now < $0 } ?? false }
+
     private mutating func token() -> String {
         (0..<4).map { _ in
             let hex = String(random(), radix: 16)

@@ -98,4 +98,18 @@ final class WebConnectionLimitsTests: XCTestCase {
         var browser = WebClient(port: server.port, from: "127.0.0.2")
         XCTAssertEqual(browser.login(WebTestServer.password).status, 200, "room again")
     }
+
+    /// libsoup keeps the socket of a keep-alive connection its peer closed:
+    /// those leave the count, so one browser's many short requests never fill its share.
+    func testClosedKeepAliveConnectionsLeaveTheCount() throws {
+        let limits = HTTPConnectionTable.Limits(maximum: 8, perAddress: 3, headerTimeout: 60, idleTimeout: 60)
+        for plain in [false, true] {
+            let server = try WebTestServer.make(plainHTTP: plain) { $0.connections = limits }
+            defer { server.stop() }
+            let browser = WebClient(port: server.port, scheme: plain ? "http" : "https")
+            for index in 0..<12 { XCTAssertEqual(browser.request("GET", "/index.html").status, 200, "request \(index), plain \(plain)") }
+            XCTAssertEqual(server.connections.refused, 0)
+            XCTAssertTrue(MainContext.run(timeout: 5) { server.connections.open == 0 }, "\(server.connections)")
+        }
+    }
 }

@@ -43,3 +43,19 @@ final class WebLoginLimitsPolicyTests: XCTestCase {
         XCTAssertTrue(MainContext.run(timeout: 10) { results.count == 3 })
     }
 }
+
+final class WebSessionsExpiryTests: XCTestCase {
+    func testExpiryIsTheEarlierOfIdleAndLifetimeAndUseMovesIt() {
+        var sessions = WebSessions(idle: 10, lifetime: 25)
+        let session = sessions.create(now: 0)
+        XCTAssertEqual(sessions.expiry(session.token), 10)
+        XCTAssertTrue(sessions.isAlive(session.token, now: 9.9))
+        XCTAssertFalse(sessions.isAlive(session.token, now: 10))
+        _ = sessions.use(session.token, now: 9)
+        XCTAssertEqual(sessions.expiry(session.token), 19)
+        _ = sessions.use(session.token, now: 18)
+        XCTAssertEqual(sessions.expiry(session.token), 25, "never past its lifetime")
+        sessions.remove(session.token)
+        XCTAssertNil(sessions.expiry(session.token))
+    }
+}
