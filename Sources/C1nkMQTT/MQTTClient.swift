@@ -161,17 +161,31 @@ public final class MQTTClient {
         guard let handle else { return }
         if socketOpen { closeSocket() }
         let rc = mosquitto_connect_async(handle, address, Int32(settings.port), Int32(settings.keepAlive))
+        Log.mqtt.debug("connecting to \(settings.host) at \(address):\(settings.port)")
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             failed(Self.describe(rc), connected: false)
             return
         }
         socketOpen = true
         let fd = mosquitto_socket(handle)
-        readWatch = FileDescriptorWatch(fd: fd, .readable) { [weak self] _ in
+        readWatch = FileDescriptorWatch(fd: fd, .readable) { [weak self] condition in
             guard let self, let handle = self.handle else { return false }
-            // Everything that is there (a TLS record may hold several packets the socket no longer shows).
+            let pending = Self.socketError(fd)
+            // Everything that is there (a TLS record may hold several packets the socket no longer shows; a CONNACK before a close).
             let rc = mosquitto_loop_read(handle, 64)
+            guard self.socketOpen else { return false }
             if rc != MOSQ_ERR_SUCCESS.rawValue { self.lost(rc); return false }
+            // Closed, or refused (a TLS handshake under way does not notice): the watch would fire on and on.
+            if !condition.isDisjoint(with: [.hangUp, .error]) {
+                if let pending { errno = pending; self.lost(MOSQ_ERR_ERRNO.rawValue); return false }
+                guard self.isConnected else {
+                    self.failed("the connection closed before the broker answered; check the port in --mqtt and that the broker listens there",
+                                connected: false)
+                    return false
+                }
+                self.lost(MOSQ_ERR_CONN_LOST.rawValue)
+                return false
+            }
             self.flush()
             return true
         }
@@ -247,6 +261,14 @@ public final class MQTTClient {
 
     private func check(_ rc: Int32, _ what: String) throws {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("cannot \(what) (\(Self.describe(rc)))") }
+    }
+
+    /// The error pending on a socket (`SO_ERROR`), or nil.
+    private static func socketError(_ fd: Int32) -> Int32? {
+        var value: Int32 = 0
+        var length = socklen_t(MemoryLayout<Int32>.size)
+        guard getsockopt(fd, SOL_SOCKET, SO_ERROR, &value, &length) == 0, value != 0 else { return nil }
+        return value
     }
 
     /// An IPv4 or IPv6 address, not a name.

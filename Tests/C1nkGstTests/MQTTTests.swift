@@ -258,33 +258,6 @@ final class MQTTTests: XCTestCase {
         }
     }
 
-    func testMQTTSOverTLSChecksTheBrokersCertificate() throws {
-        home = nil
-        observer = nil
-        broker.stop()
-        let tls = try MQTTBroker.makeCertificate()
-        broker = try MQTTBroker(tls: tls)
-        // Not trusted: the system's CAs do not know this certificate.
-        var untrusted = broker.settings(clientId: "answerer")
-        untrusted.tls = true
-        try startHome(untrusted, waitConnected: false)
-        waitUntil("the refused handshake") { !self.statuses.isEmpty }
-        guard case let .connectFailed(reason, _) = statuses[0] else { return XCTFail("\(statuses)") }
-        XCTAssertTrue(reason.contains("TLS handshake failed") && reason.contains("--mqtt-trust-ca"), reason)
-        XCTAssertFalse(home.client.isConnected)
-        home.stop()
-
-        var trusted = untrusted
-        trusted.trustCA = tls.certificate
-        let discovery = HomeAssistantDiscovery(deviceId: "test-device", deviceName: "C1nk test", topics: topics)
-        let secure = try HomeMQTT(settings: trusted, discovery: discovery, clock: clock)
-        var connected = false
-        secure.onStatus = { if $0 == .connected { connected = true } }
-        secure.start()
-        waitUntil("connected over TLS") { connected }
-        secure.stop()
-    }
-
     func testAPasswordFileOthersCanReadIsRefused() throws {
         let directory = temporaryDirectory()
         let path = directory + "/mqtt-password"
