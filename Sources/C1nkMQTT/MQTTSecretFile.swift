@@ -21,7 +21,7 @@ public enum MQTTOpenCodeFile {
         if bytes.last == 0x0A { bytes.removeLast() }
         if bytes.last == 0x0D { bytes.removeLast() }
         guard !bytes.isEmpty else {
-            throw MQTTError("the MQTT open code file \(path) is empty; write the code in it, e.g. printf '%s' 4711 > \(path)")
+            throw MQTTError("the MQTT open code file \(path) is empty; write the code in it (owner-only: chmod 600 \(path))")
         }
         guard let text = String(validating: bytes, as: UTF8.self), let code = HomeOpenCode(text) else {
             throw MQTTError("the MQTT open code file \(path) does not hold a code: write 1 to \(HomeOpenCode.maximumBytes) bytes of UTF-8 text on one line")
