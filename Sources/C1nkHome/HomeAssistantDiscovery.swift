@@ -76,15 +76,18 @@ public struct HomeAssistantDiscovery: Sendable {
     /// With a code: the door as a `lock` whose unlock and open open it, and
     /// the call as a `lock` whose unlock accepts and lock hangs up, both asking
     /// for the code (a button cannot). Without: a diagnostic sensor, `disabled`.
+    /// What the other mode (or an earlier version: the accept and open
+    /// buttons) declared is removed, as Home Assistant asks: the platform alone.
     private func codeEntities(_ entity: (String, String, String, [String: Any]) -> (String, [String: Any])) -> [(String, [String: Any])] {
+        let removed: [(String, [String: Any])] = [("accept", ["p": "button"]), ("open", ["p": "button"])]
         guard let codeFormat else {
-            return [entity("door", "sensor", "Open over MQTT", [
+            return removed + [("door", ["p": "lock"]), ("answer", ["p": "lock"]), entity("mqtt_open", "sensor", "Open over MQTT", [
                 "state_topic": topics.door, "entity_category": "diagnostic", "icon": "mdi:lock-off",
             ])]
         }
         let asksForCode: [String: Any] = ["command_topic": topics.command, "command_template": Self.commandTemplate,
                                           "code_format": codeFormat, "retain": false]
-        return [
+        return removed + [("mqtt_open", ["p": "sensor"]),
             entity("door", "lock", "Door", asksForCode.merging([
                 "payload_unlock": "open", "payload_open": "open", "payload_lock": "lock",
                 "state_topic": topics.door, "state_locked": "LOCKED", "state_open": "OPEN", "icon": "mdi:door",

@@ -35,8 +35,9 @@ final class HomeCodeGateTests: XCTestCase {
     func testDiscoveryDeclaresTwoLocksThatAskForTheCodeAndNoButtonThatAcceptsOrOpens() throws {
         let document = try XCTUnwrap(JSONSerialization.jsonObject(with: Data(link.discovery.publication.payload.utf8)) as? [String: Any])
         let components = try XCTUnwrap(document["cmps"] as? [String: [String: Any]])
-        XCTAssertNil(components["accept"])
-        XCTAssertNil(components["open"])
+        XCTAssertEqual(components["accept"]?.count, 1, "the accept button of earlier versions is removed")
+        XCTAssertEqual(components["open"]?.count, 1, "and the open button")
+        XCTAssertEqual(components["mqtt_open"]?.count, 1, "and the sensor that says opening is off")
         let door = try XCTUnwrap(components["door"])
         XCTAssertEqual(door["p"] as? String, "lock")
         XCTAssertEqual(door["code_format"] as? String, "^\\d+$", "a numeric code: Home Assistant shows a keypad")
