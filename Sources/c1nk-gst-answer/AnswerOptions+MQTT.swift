@@ -35,7 +35,7 @@ extension AnswerOption {
                          c.mqtt.passwordFile = v
                      }, show: { $0.mqtt.passwordFile ?? "" }),
         AnswerOption(name: "mqtt-topic", kind: .value("PREFIX"),
-                     help: ["the topics' prefix (default c1nk/<device id>)"],
+                     help: ["the topics' prefix (default c1nk/<device id>); no + or #, at most 200 bytes"],
                      apply: { c, v in
                          if let problem = HomeTopics.check(prefix: v) { throw ArgumentReader.UsageError(problem) }
                          c.mqtt.topic = v

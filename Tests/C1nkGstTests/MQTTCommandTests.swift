@@ -125,7 +125,7 @@ final class MQTTCommandTests: XCTestCase {
             return command.stdout
         }
         let good = try doctor(password: MQTTBroker.password)
-        XCTAssertTrue(good.contains("✔ MQTT broker mqtt://127.0.0.1:\(broker.port) is reachable and accepts the login"), good)
+        XCTAssertTrue(good.contains("✔ MQTT broker mqtt://127.0.0.1:\(broker.port) is reachable and accepts the login; MQTT cannot accept a call nor open the door (no --mqtt-open-code-file)"), good)
         let bad = try doctor(password: "wrong")
         XCTAssertTrue(bad.contains("✘ MQTT broker mqtt://127.0.0.1:\(broker.port): the broker refused the connection"), bad)
         XCTAssertTrue(bad.contains("(advisory: a call can still work)"), bad)
