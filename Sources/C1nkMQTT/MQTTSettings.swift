@@ -17,7 +17,8 @@ public struct MQTTSettings: Equatable, Sendable {
     public var initialBackoff = 1.0
     public var maximumBackoff = 60.0
     /// A received payload over this many bytes is not copied: it arrives empty, with its length.
-    public var largestPayload = 256 * 1024
+    /// Above the largest snapshot by default; `HomeMQTT` takes commands alone, and sets `HomeCommand.maximumBytes`.
+    public var largestPayload = 16 * 1024 * 1024
 
     public init(host: String, port: Int, tls: Bool = false, clientId: String) {
         self.host = host

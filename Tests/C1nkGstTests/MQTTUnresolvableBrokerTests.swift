@@ -65,6 +65,8 @@ final class MQTTUnresolvableBrokerTests: XCTestCase {
         door.ring()
         waitUntil("the call answered and its media connected", timeout: 30) { names().contains("media-connected") }
         XCTAssertEqual(lookupErrors(), [], "the call went through while the first lookup was still waiting for its answer (not after it)")
+        let connected = AnswerCommandTests.events(in: events).first { $0["event"] as? String == "media-connected" }
+        print("mqtt: ring → media connected while the broker's name is being looked up: \(connected?["sinceRingMs"] ?? "?") ms")
 
         waitUntil("the lookup's failure, said clearly", timeout: 40) { !lookupErrors().isEmpty }
         let message = try XCTUnwrap(lookupErrors().first)
