@@ -104,11 +104,11 @@ let package = Package(
         .target(name: "C1nkDoor", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipeline", "C1nkProbes",
                                                  "C1nkMedia", "C1nkSignaling", "C1nkLocal"],
                 exclude: readme, swiftSettings: []),
-        // libmosquitto (Debian: libmosquitto-dev), for C1nkMQTT alone.
+        // libmosquitto (Debian: libmosquitto-dev) and OpenSSL for its TLS context (libssl-dev), for C1nkMQTT alone.
         .systemLibrary(
             name: "CMosquitto",
             pkgConfig: "libmosquitto",
-            providers: [.apt(["libmosquitto-dev"])]
+            providers: [.apt(["libmosquitto-dev", "libssl-dev"])]
         ),
         // The home's view of the answerer, pure: Home Assistant discovery, events to publications, commands parsed.
         .target(name: "C1nkHome", dependencies: ["C1nkCall"], exclude: readme, swiftSettings: []),

@@ -17,10 +17,18 @@ public struct HomeLink: Sendable {
     public private(set) var serverUp = false
     /// The visitor's snapshot of the call in progress, once taken: later events of the call carry it.
     public private(set) var snapshot: String?
+    /// The door was opened in the call in progress (the lock shows `OPEN`).
+    public private(set) var doorOpen = false
+    /// Accept and open need the code; wrong codes are counted by ring.
+    public private(set) var gate: HomeCodeGate
 
-    public init(discovery: HomeAssistantDiscovery) {
+    /// `openCode`: what accepting and opening over MQTT need; without it they are off, and discovery says so.
+    public init(discovery: HomeAssistantDiscovery, openCode: HomeOpenCode? = nil) {
+        var discovery = discovery
+        discovery.codeFormat = openCode?.format
         self.discovery = discovery
         self.topics = discovery.topics
+        gate = HomeCodeGate(code: openCode)
     }
 
     /// What a message from the broker asks for.
@@ -31,6 +39,8 @@ public struct HomeLink: Sendable {
         case command(HomeCommand)
         /// Publish this refusal on the error topic.
         case refused(HomePublication)
+        /// A wrong open code (the `count`th of this ring): publish the refusal, and log it as a warning.
+        case wrongCode(HomePublication, count: Int)
         /// Nothing to do (a retained command, another topic).
         case ignore
     }
@@ -46,18 +56,29 @@ public struct HomeLink: Sendable {
     /// The retained states as they are now.
     public func states() -> [HomePublication] {
         [callPublication(), HomePublication(topics.mute, muted ? "ON" : "OFF", retain: true),
-         HomePublication(topics.server, serverUp ? "ON" : "OFF", retain: true)]
+         HomePublication(topics.server, serverUp ? "ON" : "OFF", retain: true), doorPublication()]
     }
 
-    public func message(topic: String, payload: [UInt8], retained: Bool) -> Incoming {
+    public mutating func message(topic: String, payload: [UInt8], retained: Bool) -> Incoming {
         if topic == HomeTopics.homeAssistantStatus {
             return String(decoding: payload.prefix(16), as: UTF8.self) == "online" ? .publish([discovery.publication] + states()) : .ignore
         }
         guard topic == topics.command, !retained else { return .ignore }
-        switch HomeCommand.parse(payload) {
-        case .success(let command): return .command(command)
+        switch HomeCommand.request(payload) {
         case .failure(let refusal): return .refused(self.refusal(refusal.description))
+        case .success(let request):
+            switch gate.check(request, inCall: state != .idle) {
+            case .allowed: return .command(request.command)
+            case .refused(let reason): return .refused(self.refusal(reason, command: request.command))
+            case let .wrongCode(reason, count): return .wrongCode(self.refusal(reason, command: request.command), count: count)
+            }
         }
+    }
+
+    /// A message the client did not copy, being over its limit: refused by its length alone.
+    public func oversized(topic: String, length: Int, retained: Bool) -> Incoming {
+        guard topic == topics.command, !retained else { return .ignore }
+        return .refused(refusal(HomeCommandRefusal.tooLarge(length).description))
     }
 
     /// A refusal or an error, on `<prefix>/error`, as JSON, never retained.
@@ -72,7 +93,8 @@ public struct HomeLink: Sendable {
     public mutating func handle(_ event: CallEvent) -> [HomePublication] {
         switch event {
         case let .ringing(callId, doorName):
-            state = .ringing; door = doorName; self.callId = callId; muted = false; snapshot = nil
+            state = .ringing; door = doorName; self.callId = callId; muted = false; snapshot = nil; doorOpen = false
+            gate.newRing()
             return [doorbell("ring", callId: callId, door: doorName), callPublication(), mutePublication()]
         case let .missed(callId, doorName, reason):
             return [doorbell("missed", callId: callId, door: doorName, extra: ["reason": reason])]
@@ -80,7 +102,8 @@ public struct HomeLink: Sendable {
             state = .inCall
             return [doorbell("answered", callId: callId, door: door), callPublication()]
         case let .doorOpened(callId):
-            return [doorbell("door_opened", callId: callId, door: door)]
+            doorOpen = true
+            return [doorbell("door_opened", callId: callId, door: door), doorPublication()]
         case let .ended(callId, reason, doorName, _, _):
             let wasRinging = state == .ringing
             var out: [HomePublication] = []
@@ -89,8 +112,9 @@ public struct HomeLink: Sendable {
             } else if wasRinging, reason != .rejected, reason != .shutdown {
                 out.append(doorbell("missed", callId: callId, door: doorName, extra: ["reason": reason.rawValue]))
             }
-            state = .idle; door = nil; self.callId = nil; muted = false; snapshot = nil
-            return out + [callPublication(), mutePublication()]
+            let wasOpen = doorOpen
+            state = .idle; door = nil; self.callId = nil; muted = false; snapshot = nil; doorOpen = false
+            return out + [callPublication(), mutePublication()] + (wasOpen ? [doorPublication()] : [])
         case let .levels(_, _, _, isMuted):
             guard isMuted != muted else { return [] }
             muted = isMuted
@@ -136,6 +160,11 @@ public struct HomeLink: Sendable {
         if let door { object["door"] = door }
         if let callId { object["callId"] = callId }
         return HomePublication(topics.call, HomeJSON.text(object), retain: true)
+    }
+
+    /// The lock's state; `disabled` without a code (the diagnostic sensor discovery declares instead).
+    private func doorPublication() -> HomePublication {
+        HomePublication(topics.door, gate.code == nil ? "disabled" : doorOpen ? "OPEN" : "LOCKED", retain: true)
     }
 
     private func mutePublication() -> HomePublication { HomePublication(topics.mute, muted ? "ON" : "OFF", retain: true) }

@@ -6,7 +6,8 @@ import Foundation
 /// The answerer on MQTT: an `MQTTClient` driven by a `HomeLink`. Give it
 /// every `CallEvent` (`send`), and a `command` closure that hands a word to
 /// the answerer and returns its refusal. Publications are dropped while the
-/// broker is away; the states are published again on reconnect.
+/// broker is away; the states are published again on reconnect. Accept
+/// and open need the open code (`HomeCodeGate`); without one they are refused.
 /// Main context only.
 public final class HomeMQTT {
     public private(set) var link: HomeLink
@@ -15,10 +16,17 @@ public final class HomeMQTT {
     public var command: ((String) -> String?)?
     /// The connection's ups and downs, for the status line and the events log.
     public var onStatus: ((MQTTClient.Status) -> Void)?
+    /// Whether the broker keeps the last visitor's picture (`--mqtt-retain-snapshot`): off, so
+    /// that a visitor's face does not stay on the broker for whoever subscribes later.
+    public let retainSnapshot: Bool
 
-    public init(settings: MQTTSettings, discovery: HomeAssistantDiscovery, clock: any TimerClock = GLibClock.shared) throws {
-        link = HomeLink(discovery: discovery)
+    public init(settings: MQTTSettings, discovery: HomeAssistantDiscovery, openCode: HomeOpenCode? = nil,
+                retainSnapshot: Bool = false, clock: any TimerClock = GLibClock.shared) throws {
+        link = HomeLink(discovery: discovery, openCode: openCode)
+        self.retainSnapshot = retainSnapshot
         var settings = settings
+        // Commands are a word or a short JSON object: larger payloads are not even copied.
+        settings.largestPayload = HomeCommand.maximumBytes
         let will = link.will
         settings.will = MQTTMessage(topic: will.topic, text: will.payload, retain: will.retain)
         client = try MQTTClient(settings: settings, clock: clock)
@@ -45,8 +53,8 @@ public final class HomeMQTT {
         if case let .snapshot(_, path) = event { publishSnapshot(path) }
     }
 
-    /// The `image` entity's picture: the JPEG's bytes, retained, so Home
-    /// Assistant shows the last visitor after its own restart too.
+    /// The `image` entity's picture: the JPEG's bytes; retained only with
+    /// `retainSnapshot` (Home Assistant then shows it after its own restart too).
     private func publishSnapshot(_ path: String) {
         guard let handle = FileHandle(forReadingAtPath: path) else {
             Log.mqtt.warning("cannot read the snapshot \(path) to publish it")
@@ -58,20 +66,26 @@ public final class HomeMQTT {
             Log.mqtt.warning("the snapshot \(path) is over \(Self.largestSnapshot / 1_000_000) MB: not published")
             return
         }
-        client.publish(MQTTMessage(topic: link.topics.snapshot, payload: Array(data), retain: true))
+        client.publish(MQTTMessage(topic: link.topics.snapshot, payload: Array(data), retain: retainSnapshot))
     }
 
     static let largestSnapshot = 8_000_000
 
     private func received(_ message: MQTTMessage) {
-        switch link.message(topic: message.topic, payload: message.payload, retained: message.retain) {
+        let incoming = message.uncopiedLength.map { link.oversized(topic: message.topic, length: $0, retained: message.retain) }
+            ?? link.message(topic: message.topic, payload: message.payload, retained: message.retain)
+        switch incoming {
         case .ignore:
             if message.retain, message.topic == link.topics.command {
                 Log.mqtt.info("ignored a retained command on \(message.topic): only live commands are obeyed")
             }
         case .publish(let publications): publish(publications)
         case .refused(let publication):
-            Log.mqtt.debug("refused a command on \(message.topic): \(publication.payload)")
+            Log.mqtt.info("refused a command on \(message.topic): \(publication.payload)")
+            publish([publication])
+        case let .wrongCode(publication, count):
+            // Someone who can publish on the command topic is trying codes.
+            Log.mqtt.warning("a wrong open code on \(message.topic) (\(count) of \(HomeCodeGate.allowedWrongCodes) in this ring)")
             publish([publication])
         case .command(let command):
             if let refusal = self.command?(command.rawValue) {

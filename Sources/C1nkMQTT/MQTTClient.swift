@@ -3,10 +3,12 @@ import CMosquitto
 import Glibc
 
 /// One connection to an MQTT broker through libmosquitto, on the main
-/// context and never blocking it: the socket is watched (`FileDescriptorWatch`)
-/// and read and written as it is ready, a timer of the injected clock keeps
-/// the session alive, and a lost or refused connection is tried again with
-/// backoff (`MQTTBackoff`). libmosquitto's callbacks and pointers stay in this file.
+/// context and never blocking it: the broker's name is looked up off the
+/// main context (`HostLookup`) and libmosquitto is handed an address, the
+/// socket is watched (`FileDescriptorWatch`) and read and written as it is
+/// ready, a timer of the injected clock keeps the session alive, and a
+/// lost or refused connection (or a name that does not resolve) is tried
+/// again with backoff (`MQTTBackoff`). libmosquitto's callbacks and pointers stay in this file.
 /// Main context only.
 public final class MQTTClient {
     public enum Status: Equatable, Sendable {
@@ -34,8 +36,10 @@ public final class MQTTClient {
     private var backoff: MQTTBackoff
     private var subscriptions: [String] = []
     private var socketOpen = false
-    private var everConnected = false
     private var stopped = false
+    private var lookup: HostLookup?
+    /// The last lookup's addresses not tried yet; each is tried in turn before the backoff.
+    private var addresses: [String] = []
 
     private static let libraryReady: Bool = { mosquitto_lib_init() == MOSQ_ERR_SUCCESS.rawValue }()
 
@@ -63,14 +67,24 @@ public final class MQTTClient {
             let capath: String? = settings.trustCA == nil ? "/etc/ssl/certs" : nil
             try check(mosquitto_tls_set(handle, settings.trustCA, capath, nil, nil, nil),
                       "use the CA file \(settings.trustCA ?? "/etc/ssl/certs"); check that it is a readable PEM file")
+            // libmosquitto is given the address; the certificate must still be the name's.
+            if !Self.isAddress(settings.host) {
+                try check(c1nk_mosquitto_tls_check_name(handle, settings.host), "check the broker's certificate against \(settings.host)")
+            }
         }
         mosquitto_connect_callback_set(handle) { _, data, rc in
             Reference.client(data)?.connectAnswered(rc)
         }
         mosquitto_message_callback_set(handle) { _, data, message in
             guard let client = Reference.client(data), let message = message?.pointee else { return }
-            let bytes = message.payloadlen > 0 && message.payload != nil
-                ? Array(UnsafeRawBufferPointer(start: message.payload, count: Int(message.payloadlen))) : []
+            let length = Int(message.payloadlen)
+            // Over the limit: only its length goes on, its bytes are never copied.
+            guard length <= client.settings.largestPayload else {
+                client.onMessage?(MQTTMessage(topic: String(cString: message.topic), payload: [], retain: message.retain,
+                                              uncopiedLength: length))
+                return
+            }
+            let bytes = length > 0 && message.payload != nil ? Array(UnsafeRawBufferPointer(start: message.payload, count: length)) : []
             client.onMessage?(MQTTMessage(topic: String(cString: message.topic), payload: bytes, retain: message.retain))
         }
     }
@@ -102,6 +116,8 @@ public final class MQTTClient {
     public func stop() {
         stopped = true
         retryTimer = nil
+        lookup = nil
+        addresses = []
         if let handle, socketOpen {
             _ = mosquitto_disconnect(handle)
             _ = mosquitto_loop_write(handle, 1)
@@ -118,24 +134,58 @@ public final class MQTTClient {
     // MARK: The connection
 
     private func attempt() {
-        guard !stopped, let handle else { return }
+        guard !stopped, handle != nil else { return }
         retryTimer = nil
-        // The TCP connect does not block; the name lookup before it does (getaddrinfo):
-        // give --mqtt an address or a name the local resolver answers at once.
-        let rc = everConnected || socketOpen
-            ? mosquitto_reconnect_async(handle)
-            : mosquitto_connect_async(handle, settings.host, Int32(settings.port), Int32(settings.keepAlive))
+        if addresses.isEmpty { resolve() } else { connect(to: addresses.removeFirst()) }
+    }
+
+    /// Looks the broker's name up again (an address may have changed since), off the main context.
+    private func resolve() {
+        let host = settings.host
+        lookup = HostLookup(host) { [weak self] result in
+            guard let self, !self.stopped else { return }
+            self.lookup = nil
+            switch result {
+            case .success(let found):
+                Log.mqtt.debug("\(host) is \(found.joined(separator: ", "))")
+                self.addresses = found
+                self.attempt()
+            case .failure(let error):
+                self.failed("cannot resolve \(host) (\(error.message)); check the name in --mqtt, or give the broker's address", connected: false)
+            }
+        }
+    }
+
+    /// The TCP connect to an address does not block (libmosquitto's lookup of a literal is no query).
+    private func connect(to address: String) {
+        guard let handle else { return }
+        if socketOpen { closeSocket() }
+        let rc = mosquitto_connect_async(handle, address, Int32(settings.port), Int32(settings.keepAlive))
+        Log.mqtt.debug("connecting to \(settings.host) at \(address):\(settings.port)")
         guard rc == MOSQ_ERR_SUCCESS.rawValue else {
             failed(Self.describe(rc), connected: false)
             return
         }
         socketOpen = true
         let fd = mosquitto_socket(handle)
-        readWatch = FileDescriptorWatch(fd: fd, .readable) { [weak self] _ in
+        readWatch = FileDescriptorWatch(fd: fd, .readable) { [weak self] condition in
             guard let self, let handle = self.handle else { return false }
-            // Everything that is there (a TLS record may hold several packets the socket no longer shows).
+            let pending = Self.socketError(fd)
+            // Everything that is there (a TLS record may hold several packets the socket no longer shows; a CONNACK before a close).
             let rc = mosquitto_loop_read(handle, 64)
+            guard self.socketOpen else { return false }
             if rc != MOSQ_ERR_SUCCESS.rawValue { self.lost(rc); return false }
+            // Closed, or refused (a TLS handshake under way does not notice): the watch would fire on and on.
+            if !condition.isDisjoint(with: [.hangUp, .error]) {
+                if let pending { errno = pending; self.lost(MOSQ_ERR_ERRNO.rawValue); return false }
+                guard self.isConnected else {
+                    self.failed("the connection closed before the broker answered; check the port in --mqtt and that the broker listens there",
+                                connected: false)
+                    return false
+                }
+                self.lost(MOSQ_ERR_CONN_LOST.rawValue)
+                return false
+            }
             self.flush()
             return true
         }
@@ -172,7 +222,7 @@ public final class MQTTClient {
         }
         Log.mqtt.info("connected to \(settings.host):\(settings.port) as \(settings.clientId)")
         isConnected = true
-        everConnected = true
+        addresses = []
         backoff.reset()
         for topic in subscriptions { _ = mosquitto_subscribe(handle, nil, topic, 1) }
         onStatus?(.connected)
@@ -187,6 +237,13 @@ public final class MQTTClient {
     private func failed(_ reason: String, connected: Bool) {
         closeSocket()
         guard !stopped else { return }
+        if !connected, !addresses.isEmpty {
+            // The name has another address: that one at once, the backoff once all have failed.
+            Log.mqtt.debug("\(settings.host):\(settings.port): \(reason); trying its next address")
+            MainContext.post { [weak self] in self?.attempt() }
+            return
+        }
+        addresses = []
         let delay = backoff.next()
         Log.mqtt.debug("\(settings.host):\(settings.port): \(reason); next try in \(delay) s")
         retryTimer = clock.schedule(after: delay) { [weak self] in self?.attempt() }
@@ -204,15 +261,6 @@ public final class MQTTClient {
 
     private func check(_ rc: Int32, _ what: String) throws {
         guard rc == MOSQ_ERR_SUCCESS.rawValue else { throw MQTTError("cannot \(what) (\(Self.describe(rc)))") }
-    }
-
-    private static func describe(_ rc: Int32) -> String {
-        if rc == MOSQ_ERR_ERRNO.rawValue { return String(cString: strerror(errno)) }
-        if rc == MOSQ_ERR_TLS.rawValue {
-            return "the TLS handshake failed (a broker certificate no trusted authority signed, or not for this host); pass --mqtt-trust-ca FILE with the broker's CA"
-        }
-        if rc == MOSQ_ERR_CONN_LOST.rawValue || rc == MOSQ_ERR_NO_CONN.rawValue { return "the broker closed the connection" }
-        return String(cString: mosquitto_strerror(rc))
     }
 
     /// What libmosquitto's callbacks carry back to the client, weakly.

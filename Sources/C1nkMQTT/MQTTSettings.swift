@@ -16,6 +16,9 @@ public struct MQTTSettings: Equatable, Sendable {
     public var will: MQTTMessage?
     public var initialBackoff = 1.0
     public var maximumBackoff = 60.0
+    /// A received payload over this many bytes is not copied: it arrives empty, with its length.
+    /// Above the largest snapshot by default; `HomeMQTT` takes commands alone, and sets `HomeCommand.maximumBytes`.
+    public var largestPayload = 16 * 1024 * 1024
 
     public init(host: String, port: Int, tls: Bool = false, clientId: String) {
         self.host = host
@@ -56,36 +59,5 @@ public struct MQTTSettings: Equatable, Sendable {
         guard !host.isEmpty else { throw MQTTError("--mqtt \(url) names no host; \(usage)") }
         guard (1...65535).contains(port) else { throw MQTTError("--mqtt \(url): port \(port) is out of range (1 to 65535); \(usage)") }
         self.init(host: host, port: port, tls: tls, clientId: clientId)
-    }
-}
-
-/// The broker password, from a file only its owner can read (the first line, without its line end).
-public enum MQTTPasswordFile {
-    public static func read(_ path: String) throws -> String {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw MQTTError("cannot read the MQTT password file \(path) (\(String(cString: strerror(errno)))); pass --mqtt-password-file with a file holding the password")
-        }
-        guard info.st_mode & S_IFMT == S_IFREG else {
-            throw MQTTError("the MQTT password file \(path) is not a regular file; pass --mqtt-password-file with a file holding the password")
-        }
-        guard info.st_mode & 0o077 == 0 else {
-            let mode = String(info.st_mode & 0o777, radix: 8)
-            throw MQTTError("the MQTT password file \(path) can be read by others (mode \(mode)); make it owner-only: chmod 600 \(path)")
-        }
-        guard let file = fopen(path, "r") else {
-            throw MQTTError("cannot read the MQTT password file \(path) (\(String(cString: strerror(errno)))); check its owner and mode")
-        }
-        defer { fclose(file) }
-        var bytes: [UInt8] = []
-        while bytes.count <= 4096 {
-            let c = fgetc(file)
-            if c == EOF || c == 0x0A || c == 0x0D { break }
-            bytes.append(UInt8(c))
-        }
-        guard !bytes.isEmpty else {
-            throw MQTTError("the MQTT password file \(path) is empty; write the password on its first line")
-        }
-        return String(decoding: bytes, as: UTF8.self)
     }
 }

@@ -1,4 +1,5 @@
 import C1nkCommandLine
+import C1nkGLib
 import C1nkHome
 import C1nkMQTT
 import Glibc
@@ -10,6 +11,8 @@ struct MQTTCommandOptions {
     var passwordFile: String?
     var topic: String?
     var trustCA: String?
+    var openCodeFile: String?
+    var retainSnapshot = false
 }
 
 extension AnswerOption {
@@ -32,7 +35,7 @@ extension AnswerOption {
                          c.mqtt.passwordFile = v
                      }, show: { $0.mqtt.passwordFile ?? "" }),
         AnswerOption(name: "mqtt-topic", kind: .value("PREFIX"),
-                     help: ["the topics' prefix (default c1nk/<device id>)"],
+                     help: ["the topics' prefix (default c1nk/<device id>); no + or #, at most 200 bytes"],
                      apply: { c, v in
                          if let problem = HomeTopics.check(prefix: v) { throw ArgumentReader.UsageError(problem) }
                          c.mqtt.topic = v
@@ -45,6 +48,17 @@ extension AnswerOption {
                          }
                          c.mqtt.trustCA = v
                      }, show: { $0.mqtt.trustCA ?? "" }),
+        AnswerOption(name: "mqtt-open-code-file", kind: .value("PATH"),
+                     help: ["a file holding the code that accept and open over MQTT need; owner-only (chmod 600);",
+                            "without it MQTT cannot accept a call nor open the door"],
+                     apply: { c, v in
+                         do { _ = try MQTTOpenCodeFile.read(v) } catch { throw ArgumentReader.UsageError("\(error)") }
+                         c.mqtt.openCodeFile = v
+                     }, show: { $0.mqtt.openCodeFile ?? "" }),
+        AnswerOption(name: "mqtt-retain-snapshot", kind: .flag,
+                     help: ["keep the last visitor's picture retained on the broker (off: only sent live)"],
+                     apply: { c, v in c.mqtt.retainSnapshot = try bool(v, "--mqtt-retain-snapshot") },
+                     show: { $0.mqtt.retainSnapshot ? "true" : "false" }),
     ])
 }
 
@@ -52,17 +66,30 @@ extension MQTTCommandOptions {
     /// The link to the broker, or nil without `--mqtt`.
     func makeHome(deviceId: String) throws -> HomeMQTT? {
         guard let settings = try settings(clientId: "c1nk-" + deviceId) else { return nil }
-        let topics = HomeTopics(prefix: topic ?? "c1nk/" + deviceId)
+        let prefix: String
+        if let topic {
+            // Checked when the option was read; again here, whatever set it.
+            if let problem = HomeTopics.check(prefix: topic) { throw MQTTError(problem) }
+            prefix = topic
+        } else {
+            // The id comes from a file or the server: it must not widen the subscription (an id of +).
+            let fallback = HomeTopics.defaultPrefix(deviceId: deviceId)
+            if fallback.changed {
+                Log.app.warning("the device id cannot be an MQTT topic level as it is; the topics are under \(fallback.prefix) (or pass --mqtt-topic)")
+            }
+            prefix = fallback.prefix
+        }
         let discovery = HomeAssistantDiscovery(deviceId: deviceId, deviceName: HomeAssistantDiscovery.deviceName(hostname: Self.hostname()),
-                                               topics: topics)
-        return try HomeMQTT(settings: settings, discovery: discovery)
+                                               topics: HomeTopics(prefix: prefix))
+        let openCode = try openCodeFile.map(MQTTOpenCodeFile.read)
+        return try HomeMQTT(settings: settings, discovery: discovery, openCode: openCode, retainSnapshot: retainSnapshot)
     }
 
     /// Options that do not go together (a usage error, exit 2), or nil.
     var usageProblem: String? {
         guard let url else {
-            if user != nil || passwordFile != nil || topic != nil || trustCA != nil {
-                return "--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too"
+            if user != nil || passwordFile != nil || topic != nil || trustCA != nil || openCodeFile != nil || retainSnapshot {
+                return "--mqtt-user, --mqtt-password-file, --mqtt-topic, --mqtt-trust-ca, --mqtt-open-code-file and --mqtt-retain-snapshot need --mqtt URL too"
             }
             return nil
         }

@@ -13,6 +13,9 @@ extension Doctor {
         } catch {
             return Line(ok: false, text: "MQTT: \(error)", fix: "correct the --mqtt options", advisory: true)
         }
+        let openOverMQTT = commandLine.mqtt.openCodeFile == nil
+            ? "MQTT cannot accept a call nor open the door (no --mqtt-open-code-file)"
+            : "accept and open over MQTT need the code in \(commandLine.mqtt.openCodeFile ?? "")"
         let client: MQTTClient
         do { client = try MQTTClient(settings: settings) } catch {
             return Line(ok: false, text: "MQTT: \(error)", fix: "check libmosquitto1 and --mqtt-trust-ca", advisory: true)
@@ -22,7 +25,7 @@ extension Doctor {
             switch status {
             case .connected:
                 outcome = Line(ok: true, text: "MQTT broker \(url) is reachable and accepts the login"
-                               + (settings.tls ? " over TLS" : ""))
+                               + (settings.tls ? " over TLS" : "") + "; " + openOverMQTT)
             case .connectFailed(let reason, _), .disconnected(let reason, _):
                 outcome = Line(ok: false, text: "MQTT broker \(url): \(reason)",
                                fix: "check the broker, --mqtt, --mqtt-user and --mqtt-password-file", advisory: true)

@@ -7,8 +7,8 @@ import XCTest
 @testable import C1nkMQTT
 
 /// `c1nk-gst-answer --mqtt` as a user runs it, on a real mosquitto: a real
-/// call from the simulated door answered and opened from MQTT, and the last
-/// will when the process dies.
+/// call from the simulated door answered and opened from MQTT with the open
+/// code, and the last will when the process dies; the options' usage errors.
 final class MQTTCommandTests: XCTestCase {
     private let prefix = "c1nk/hall"
 
@@ -27,8 +27,11 @@ final class MQTTCommandTests: XCTestCase {
         let passwordFile = directory + "/mqtt-password"
         try (MQTTBroker.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
         chmod(passwordFile, 0o600)
+        let codeFile = directory + "/open-code"
+        try "4711\n".write(toFile: codeFile, atomically: true, encoding: .utf8)
+        chmod(codeFile, 0o600)
         let command = try AnswerCommandTests.Command("c1nk-gst-answer", [
-            "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual",
+            "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual", "--mqtt-open-code-file", codeFile,
             "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
             "--audio-source", "audiotestsrc is-live=true", "--ringtone", "none",
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-user", MQTTBroker.user,
@@ -51,11 +54,18 @@ final class MQTTCommandTests: XCTestCase {
         waitUntil("the ring on the broker") { doorbell("ring") != nil }
         XCTAssertEqual(doorbell("ring")?["door"] as? String, "Vchod B")
 
-        observer.client.publish(MQTTMessage(topic: prefix + "/command", text: "open"))
-        waitUntil("open refused before accept") { !observer.on(self.prefix + "/error").isEmpty }
+        func errors() -> [String] { observer.on(prefix + "/error").compactMap { observer.json($0)["message"] as? String } }
+        observer.client.publish(MQTTMessage(topic: prefix + "/command", text: #"{"command":"open","code":"4711"}"#))
+        waitUntil("open refused before accept") { errors().contains { $0.contains("accept first") } }
         observer.client.publish(MQTTMessage(topic: prefix + "/command", text: "accept"))
+        waitUntil("accept refused without the code") { errors().contains { $0.hasPrefix("accept needs the code") } }
+        observer.client.publish(MQTTMessage(topic: prefix + "/command", text: #"{"command":"accept","code":"4712"}"#))
+        waitUntil("accept refused with a wrong code") { errors().contains("accept refused: wrong code (1 of 5 in this ring)") }
+        waitUntil("the wrong code logged") { command.stderr.contains("a wrong open code on \(self.prefix)/command (1 of 5 in this ring)") }
+        XCTAssertNil(doorbell("answered"))
+        observer.client.publish(MQTTMessage(topic: prefix + "/command", text: #"{"command":"accept","code":"4711"}"#))
         waitUntil("answered") { doorbell("answered") != nil }
-        observer.client.publish(MQTTMessage(topic: prefix + "/command", text: "{\"command\":\"open\"}"))
+        observer.client.publish(MQTTMessage(topic: prefix + "/command", text: #"{"command":"open","code":"4711"}"#))
         waitUntil("the door opened") { doorbell("door_opened") != nil }
         waitUntil("the door heard it") { doorEvents.contains(.doorOpened) }
 
@@ -115,7 +125,7 @@ final class MQTTCommandTests: XCTestCase {
             return command.stdout
         }
         let good = try doctor(password: MQTTBroker.password)
-        XCTAssertTrue(good.contains("✔ MQTT broker mqtt://127.0.0.1:\(broker.port) is reachable and accepts the login"), good)
+        XCTAssertTrue(good.contains("✔ MQTT broker mqtt://127.0.0.1:\(broker.port) is reachable and accepts the login; MQTT cannot accept a call nor open the door (no --mqtt-open-code-file)"), good)
         let bad = try doctor(password: "wrong")
         XCTAssertTrue(bad.contains("✘ MQTT broker mqtt://127.0.0.1:\(broker.port): the broker refused the connection"), bad)
         XCTAssertTrue(bad.contains("(advisory: a call can still work)"), bad)
@@ -123,9 +133,15 @@ final class MQTTCommandTests: XCTestCase {
 
     func testMQTTOptionsThatDoNotGoTogetherAreUsageErrors() throws {
         for (arguments, message) in [
-            (["--mqtt-user", "c1nk"], "--mqtt-user, --mqtt-password-file, --mqtt-topic and --mqtt-trust-ca need --mqtt URL too"),
+            (["--mqtt-user", "c1nk"], "--mqtt-user, --mqtt-password-file, --mqtt-topic, --mqtt-trust-ca, --mqtt-open-code-file and --mqtt-retain-snapshot need --mqtt URL too"),
+            (["--mqtt-retain-snapshot"], "need --mqtt URL too"),
             (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-trust-ca", "/etc/hostname"], "--mqtt-trust-ca is for mqtts://"),
             (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-topic", "c1nk/#"], "holds a wildcard"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-topic", "c1nk/+/x"], "holds a wildcard"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-topic", "c1nk/\u{1b}x"], "control character"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-topic", "$SYS/x"], "starts with $"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-topic", String(repeating: "d", count: 300)], "300 bytes, over the limit of 200"),
+            (["--mqtt", "mqtt://127.0.0.1:1", "--mqtt-open-code-file", "/nonexistent/code"], "cannot read the MQTT open code file /nonexistent/code"),
         ] {
             let command = try AnswerCommandTests.Command("c1nk-gst-answer", ["--server", "ws://127.0.0.1:9/ws"] + arguments)
             XCTAssertEqual(command.wait(), 2, arguments.joined(separator: " "))
@@ -143,6 +159,23 @@ final class MQTTCommandTests: XCTestCase {
         XCTAssertEqual(command.wait(), 2)
         XCTAssertTrue(command.stderr.contains("the MQTT password file \(passwordFile) can be read by others (mode 640); make it owner-only: chmod 600 \(passwordFile)"),
                       command.stderr)
+    }
+
+    func testAnOpenCodeFileOthersCanReadOrAnEmptyOneIsRefusedByTheCommand() throws {
+        let directory = temporaryDirectory()
+        let codeFile = directory + "/open-code"
+        try "4711\n".write(toFile: codeFile, atomically: true, encoding: .utf8)
+        chmod(codeFile, 0o644)
+        let open = try AnswerCommandTests.Command("c1nk-gst-answer", ["--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-open-code-file", codeFile])
+        XCTAssertEqual(open.wait(), 2)
+        XCTAssertTrue(open.stderr.contains("the MQTT open code file \(codeFile) can be read by others (mode 644); make it owner-only: chmod 600 \(codeFile)"),
+                      open.stderr)
+        try "\n".write(toFile: codeFile, atomically: true, encoding: .utf8)
+        chmod(codeFile, 0o600)
+        let empty = try AnswerCommandTests.Command("c1nk-gst-answer", ["--mqtt", "mqtt://127.0.0.1:1883", "--mqtt-open-code-file", codeFile])
+        XCTAssertEqual(empty.wait(), 2)
+        XCTAssertTrue(empty.stderr.contains("the MQTT open code file \(codeFile) is empty"), empty.stderr)
+        XCTAssertFalse(empty.stderr.contains("4711"))
     }
 }
 

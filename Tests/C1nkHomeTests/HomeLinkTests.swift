@@ -16,7 +16,7 @@ final class HomeLinkTests: XCTestCase {
         try XCTUnwrap(JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
-    func testDiscoveryDeclaresTheDoorbellTheStateTheButtonsTheSwitchTheSnapshotAndTheLink() throws {
+    func testDiscoveryDeclaresTheDoorbellTheStateTheButtonsTheSwitchTheSnapshotAndTheLinkAndWithoutACodeNoWayToOpen() throws {
         let publication = discovery.publication
         XCTAssertEqual(publication.topic, "homeassistant/device/app-7f3a/config")
         XCTAssertTrue(publication.retain)
@@ -26,7 +26,17 @@ final class HomeLinkTests: XCTestCase {
         XCTAssertEqual(device["name"] as? String, "C1nk hall")
         XCTAssertEqual(device["ids"] as? [String], ["app-7f3a"])
         let components = try XCTUnwrap(document["cmps"] as? [String: [String: Any]])
-        XCTAssertEqual(Set(components.keys), ["doorbell", "call", "accept", "reject", "hangup", "open", "mute", "snapshot", "server"])
+        let declared = components.filter { $0.value.count > 1 }
+        XCTAssertEqual(Set(declared.keys), ["doorbell", "call", "reject", "hangup", "mute", "snapshot", "server", "mqtt_open"],
+                       "no code: nothing accepts or opens")
+        for (key, platform) in [("accept", "button"), ("open", "button"), ("door", "lock"), ("answer", "lock")] {
+            XCTAssertEqual(components[key]?.count, 1, "\(key) is removed: the platform alone")
+            XCTAssertEqual(components[key]?["p"] as? String, platform, key)
+        }
+        XCTAssertEqual(components["mqtt_open"]?["p"] as? String, "sensor", "a sensor says opening over MQTT is off")
+        XCTAssertEqual(components["mqtt_open"]?["state_topic"] as? String, "c1nk/app-7f3a/door")
+        XCTAssertNil(components["mqtt_open"]?["command_topic"])
+        XCTAssertTrue(link.states().contains(HomePublication("c1nk/app-7f3a/door", "disabled", retain: true)))
         let doorbell = try XCTUnwrap(components["doorbell"])
         XCTAssertEqual(doorbell["p"] as? String, "event")
         XCTAssertEqual(doorbell["device_class"] as? String, "doorbell")
@@ -34,7 +44,7 @@ final class HomeLinkTests: XCTestCase {
         XCTAssertEqual(doorbell["state_topic"] as? String, "c1nk/app-7f3a/event")
         XCTAssertEqual(components["call"]?["p"] as? String, "sensor")
         XCTAssertEqual(components["call"]?["options"] as? [String], ["idle", "ringing", "in_call"])
-        for (key, word) in [("accept", "accept"), ("reject", "reject"), ("hangup", "hangup"), ("open", "open")] {
+        for (key, word) in [("reject", "reject"), ("hangup", "hangup")] {
             XCTAssertEqual(components[key]?["p"] as? String, "button", key)
             XCTAssertEqual(components[key]?["payload_press"] as? String, word, key)
             XCTAssertEqual(components[key]?["command_topic"] as? String, "c1nk/app-7f3a/command", key)
@@ -47,7 +57,7 @@ final class HomeLinkTests: XCTestCase {
         XCTAssertEqual(components["snapshot"]?["content_type"] as? String, "image/jpeg")
         XCTAssertEqual(components["server"]?["device_class"] as? String, "connectivity")
         let ids = components.values.compactMap { $0["unique_id"] as? String }
-        XCTAssertEqual(Set(ids).count, components.count, "unique ids are unique")
+        XCTAssertEqual(Set(ids).count, declared.count, "unique ids are unique")
         XCTAssertEqual(publication, discovery.publication, "the same text every time")
     }
 
@@ -94,7 +104,8 @@ final class HomeLinkTests: XCTestCase {
         XCTAssertEqual(try json(opened[0].payload)["door"] as? String, "Front")
 
         let end = link.handle(.ended(callId: "c1", reason: .hangup, doorName: "Front"))
-        XCTAssertEqual(end.map(\.topic), ["c1nk/app-7f3a/call", "c1nk/app-7f3a/mute"], "an answered call ends with no doorbell event")
+        XCTAssertEqual(end.map(\.topic), ["c1nk/app-7f3a/call", "c1nk/app-7f3a/mute", "c1nk/app-7f3a/door"],
+                       "an answered call ends with no doorbell event")
         XCTAssertEqual(try json(end[0].payload)["state"] as? String, "idle")
         XCTAssertEqual(end[1].payload, "OFF")
     }
@@ -131,12 +142,17 @@ final class HomeLinkTests: XCTestCase {
 
     func testCommandsAsWordsAndAsJSON() {
         let topic = "c1nk/app-7f3a/command"
-        for command in HomeCommand.allCases {
+        _ = link.handle(.ringing(callId: "c1", doorName: "Front"))
+        for command in HomeCommand.allCases where !command.needsCode {
             XCTAssertEqual(link.message(topic: topic, payload: Array(command.rawValue.utf8), retained: false), .command(command))
             XCTAssertEqual(link.message(topic: topic, payload: Array("{\"command\":\"\(command.rawValue)\"}".utf8), retained: false),
                            .command(command))
         }
-        XCTAssertEqual(link.message(topic: topic, payload: Array(" Open\n".utf8), retained: false), .command(.open))
+        XCTAssertEqual(link.message(topic: topic, payload: Array(" Hangup\n".utf8), retained: false), .command(.hangup))
+        XCTAssertEqual(HomeCommand.request(Array(#"{"command":"open","code":"12"}"#.utf8)), .success(HomeCommand.Request(.open, code: Array("12".utf8))))
+        XCTAssertEqual(HomeCommand.request(Array(#"{"command":"open","code":null}"#.utf8)), .success(HomeCommand.Request(.open)))
+        XCTAssertEqual(HomeCommand.request(Array(#"{"command":"open","code":12}"#.utf8)), .failure(.badCode))
+        XCTAssertEqual(HomeCommand.request(Array(#"{"command":"lock","code":"12"}"#.utf8)), .failure(.lock))
     }
 
     func testRetainedCommandsAndOtherTopicsAreIgnored() {
