@@ -50,4 +50,27 @@ final class WebCertificateTests: XCTestCase {
         let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
         return String(text.split(separator: "=").last ?? "").trimmingCharacters(in: .whitespacesAndNewlines)
     }
+
+    /// `doctor` says where the page and the restream listen and prints the certificate's fingerprint.
+    func testDoctorPrintsTheFingerprintAndTheAddresses() throws {
+        let directory = temporaryDirectory()
+        let made = try WebCertificate.selfSigned(in: directory + "/c1nk", hostname: "doorbell", addresses: [])
+        let fingerprint = try Self.opensslFingerprint(made.certificate)
+        let doctor = try AnswerCommandTests.Command("c1nk-gst-answer", [
+            "doctor", "--server", "ws://127.0.0.1:1/ws", "--device-id-file", directory + "/id", "--stun", "none",
+            "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc",
+            "--web-port", "8443", "--rtsp-port", "8554", "--rtsp-anonymous"], environment: ["XDG_STATE_HOME": directory])
+        _ = doctor.wait()
+        XCTAssertTrue(doctor.stdout.contains("SHA-256 \(fingerprint)"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("web page: HTTPS on every IPv4 interface (0.0.0.0) port 8443"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("RTSP restream on every IPv4 interface (0.0.0.0) port 8554"), doctor.stdout)
+        XCTAssertTrue(doctor.stdout.contains("so the next start makes it anew") || WebCertificate.lanAddresses().isEmpty,
+                      "made without this machine's addresses: " + doctor.stdout)
+        let one = try AnswerCommandTests.Command("c1nk-gst-answer", [
+            "doctor", "--server", "ws://127.0.0.1:1/ws", "--device-id-file", directory + "/id", "--stun", "none",
+            "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc",
+            "--web-port", "8443", "--web-address", "127.0.0.1"], environment: ["XDG_STATE_HOME": directory])
+        _ = one.wait()
+        XCTAssertTrue(one.stdout.contains("web page: HTTPS on 127.0.0.1 port 8443 only"), one.stdout)
+    }
 }
