@@ -32,10 +32,13 @@ public struct RTSPSettings: Equatable, Sendable {
     /// The TCP port (0: any free one, for tests).
     public var port: Int
     public var access: RTSPAccess
+    /// The one address to listen on (`--rtsp-address`); nil: every IPv4 address.
+    public var address: String?
 
-    public init(port: Int, access: RTSPAccess) {
+    public init(port: Int, access: RTSPAccess, address: String? = nil) {
         self.port = port
         self.access = access
+        self.address = address
     }
 
     /// The mount's path: `rtsp://host:port/door`.

@@ -23,10 +23,12 @@ public final class RTSPRestream {
         var password: String?
         if case let .login(name, secret) = settings.access { (user, password) = (name, secret) }
         var error: UnsafeMutablePointer<GError>?
-        guard let server = c1nk_restream_new(guint(settings.port), user, password, MainContext.context, &error) else {
+        guard let server = c1nk_restream_new(settings.address, guint(settings.port), user, password, MainContext.context, &error) else {
             let reason = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             g_clear_error(&error)
-            throw RTSPError("cannot serve RTSP on port \(settings.port) (\(reason)); choose a free port with --rtsp-port")
+            let place = settings.address.map { "\($0) port \(settings.port)" } ?? "port \(settings.port)"
+            throw RTSPError("cannot serve RTSP on \(place) (\(reason)); choose a free port with --rtsp-port"
+                            + (settings.address == nil ? "" : ", or an address of this machine with --rtsp-address"))
         }
         self.server = server
         self.settings = settings

@@ -43,6 +43,7 @@ public final class WebServer {
         (http?.connectionCount ?? 0, http?.refusedConnections ?? 0, http?.timedOutConnections ?? 0)
     }
     private var http: HTTPServer?
+    private let behindProxy: Bool
     private var streams: [ObjectIdentifier: (exchange: HTTPExchange, client: String, session: String?)] = [:]
     private var keepAlive: GLibTimer?
     /// Fires when the next session with an event stream or a viewer ends.
@@ -50,6 +51,7 @@ public final class WebServer {
 
     public init(settings: Settings, api: WebAPI) throws {
         self.api = api
+        behindProxy = settings.plainHTTP
         http = try HTTPServer(port: settings.port, addresses: settings.addresses,
                               tlsCertificate: settings.plainHTTP ? nil : settings.certificate, limits: settings.connectionLimits,
                               bodyLimit: WebAPI.bodyLimit) { [weak self] request, exchange in
@@ -86,7 +88,19 @@ public final class WebServer {
 
     deinit { stop() }
 
+    /// Behind the loopback proxy of plain HTTP every peer is 127.0.0.1: the
+    /// browser's address is the one the proxy put last in `X-Forwarded-For`
+    /// (only local processes reach a loopback listener). Elsewhere the header is not believed.
+    static func browserAddress(_ request: HTTPRequest, behindProxy: Bool) -> String {
+        guard behindProxy, let forwarded = request.header("x-forwarded-for"),
+              let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+              HTTPServer.isIPAddress(last) else { return request.peer }
+        return last
+    }
+
     private func handle(_ request: HTTPRequest, _ exchange: HTTPExchange) {
+        var request = request
+        request.peer = Self.browserAddress(request, behindProxy: behindProxy)
         switch api.handle(request, now: MainContext.monotonicSeconds()) {
         case .response(let response):
             exchange.respond(response)

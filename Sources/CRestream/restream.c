@@ -186,7 +186,7 @@ static GstRTSPFilterResult close_client (GstRTSPServer *server, GstRTSPClient *c
   return GST_RTSP_FILTER_REMOVE;
 }
 
-C1nkRestream *c1nk_restream_new (guint port, const gchar *user, const gchar *password, GMainContext *context, GError **error)
+C1nkRestream *c1nk_restream_new (const gchar *address, guint port, const gchar *user, const gchar *password, GMainContext *context, GError **error)
 {
   C1nkRestream *r = g_atomic_rc_box_new0 (C1nkRestream);
   g_mutex_init (&r->lock);
@@ -199,6 +199,8 @@ C1nkRestream *c1nk_restream_new (guint port, const gchar *user, const gchar *pas
   gchar *service = g_strdup_printf ("%u", port);
   gst_rtsp_server_set_service (r->server, service);
   g_free (service);
+  if (address)
+    gst_rtsp_server_set_address (r->server, address);
   if (user) {
     GstRTSPAuth *auth = gst_rtsp_auth_new ();
     gst_rtsp_auth_set_supported_methods (auth, GST_RTSP_AUTH_DIGEST);

@@ -1,5 +1,6 @@
 import C1nkAnswerer
 import C1nkCommandLine
+import C1nkGLib
 import C1nkMedia
 import C1nkMQTT
 import C1nkRTSP
@@ -10,6 +11,8 @@ struct RTSPCommandOptions {
     var user: String?
     var passwordFile: String?
     var anonymous = false
+    /// One address to listen on; nil: every IPv4 address.
+    var address: String?
 }
 
 extension AnswerOption {
@@ -23,6 +26,15 @@ extension AnswerOption {
                          }
                          c.rtsp.port = port
                      }, show: { $0.rtsp.port.map(String.init) ?? "" }),
+        AnswerOption(name: "rtsp-address", kind: .value("ADDRESS"),
+                     help: ["listen for RTSP on this address of the machine only (an IP address, e.g.",
+                            "192.168.1.20 or 127.0.0.1); default every IPv4 address"],
+                     apply: { c, v in
+                         guard HTTPServer.isIPAddress(v) else {
+                             throw ArgumentReader.UsageError("--rtsp-address takes an IP address of this machine (e.g. 192.168.1.20), not '\(v)'")
+                         }
+                         c.rtsp.address = v
+                     }, show: { $0.rtsp.address ?? "" }),
         AnswerOption(name: "rtsp-user", kind: .value("NAME"),
                      help: ["the RTSP clients' user name (Digest authentication)"],
                      apply: { c, v in c.rtsp.user = try nonEmpty(v, "--rtsp-user", what: "a user name") },
@@ -43,7 +55,8 @@ extension AnswerOption {
 extension RTSPCommandOptions {
     /// Options that do not go together (a usage error, exit 2), or nil.
     var usageProblem: String? {
-        RTSPAccess.usageProblem(port: port, user: user != nil, passwordFile: passwordFile != nil, anonymous: anonymous)
+        if address != nil, port == nil { return "--rtsp-address needs --rtsp-port N too" }
+        return RTSPAccess.usageProblem(port: port, user: user != nil, passwordFile: passwordFile != nil, anonymous: anonymous)
     }
 
     /// The password file's first line: the same owner-only check as `--mqtt-password-file`'s, in this option's words.
@@ -63,6 +76,6 @@ extension RTSPCommandOptions {
         guard let port else { return nil }
         let access: RTSPAccess
         if anonymous { access = .anonymous } else { access = .login(user: user ?? "", password: try Self.readPassword(passwordFile ?? "")) }
-        return try RTSPRestream(settings: RTSPSettings(port: port, access: access))
+        return try RTSPRestream(settings: RTSPSettings(port: port, access: access, address: address))
     }
 }

@@ -14,6 +14,8 @@ struct WebCommandOptions {
     var tokenFile: String?
     var plainHTTP = false
     var root: String?
+    /// One address to listen on; nil: every IPv4 interface.
+    var address: String?
 
     /// The password file when none is given: the state folder's `web-password`.
     static var defaultPasswordFile: String { WebCertificate.defaultFolder() + "/web-password" }
@@ -27,6 +29,15 @@ extension AnswerOption {
                          guard let port = UInt16(v), port > 0 else { throw ArgumentReader.UsageError("--web-port takes a port 1-65535, not '\(v)'") }
                          c.web.port = port
                      }, show: { $0.web.port.map(String.init) ?? "" }),
+        AnswerOption(name: "web-address", kind: .value("ADDRESS"),
+                     help: ["serve the page on this address of the machine only (an IP address, e.g.",
+                            "192.168.1.20); default every IPv4 interface"],
+                     apply: { c, v in
+                         guard HTTPServer.isIPAddress(v) else {
+                             throw ArgumentReader.UsageError("--web-address takes an IP address of this machine (e.g. 192.168.1.20), not '\(v)'")
+                         }
+                         c.web.address = v
+                     }, show: { $0.web.address ?? "" }),
         AnswerOption(name: "web-cert", kind: .value("FILE"),
                      help: ["the page's PEM certificate (with --web-key; default a self-signed one in the state folder)"],
                      apply: { c, v in c.web.certificate = try readable(v, "--web-cert") },
@@ -70,12 +81,13 @@ extension WebCommandOptions {
     /// Options that do not go together (a usage error, exit 2), or nil.
     var usageProblem: String? {
         guard port != nil else {
-            if certificate != nil || key != nil || tokenFile != nil || plainHTTP || root != nil {
-                return "--web-cert, --web-key, --web-token-file, --web-plain-http and --web-root need --web-port N too"
+            if certificate != nil || key != nil || tokenFile != nil || plainHTTP || root != nil || address != nil {
+                return "--web-address, --web-cert, --web-key, --web-token-file, --web-plain-http and --web-root need --web-port N too"
             }
             return nil
         }
         if (certificate == nil) != (key == nil) { return "--web-cert and --web-key go together: give both, or neither for a self-signed certificate" }
+        if plainHTTP, address != nil { return "--web-plain-http listens on 127.0.0.1 only: drop --web-address, or --web-plain-http" }
         if plainHTTP, certificate != nil { return "--web-plain-http serves no certificate: drop --web-cert and --web-key, or --web-plain-http" }
         return nil
     }
@@ -94,6 +106,7 @@ extension WebCommandOptions {
         let token = try tokenFile.map(WebSecretFile.readToken)
         var settings = WebServer.Settings(port: port)
         settings.plainHTTP = plainHTTP
+        settings.address = address
         if !plainHTTP {
             if let certificate, let key {
                 settings.certificate = (certificate, key)
@@ -106,6 +119,12 @@ extension WebCommandOptions {
         let seed = history.map { WebRings.Ring(t: $0.t, door: $0.door, outcome: $0.outcome.rawValue, snapshot: $0.snapshot) }
         let api = WebAPI(.init(passwordHash: hash, token: token, root: root, recordings: WebRecordings(folder: recordingFolder)),
                          rings: WebRings(seed: seed))
-        return try WebServer(settings: settings, api: api)
+        do {
+            return try WebServer(settings: settings, api: api)
+        } catch {
+            let place = plainHTTP ? "127.0.0.1" : address ?? "every IPv4 interface"
+            throw WebSecretFile.Problem("cannot serve the web page on \(place), port \(port) (\(error)); choose a free --web-port"
+                                        + (address == nil ? "" : ", or an address of this machine with --web-address"))
+        }
     }
 }

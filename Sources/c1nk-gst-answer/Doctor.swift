@@ -47,6 +47,7 @@ enum Doctor {
         if let target = commandLine.answerer.media.recording { report(recordingFolder(target, commandLine.retention)) }
         report(server(commandLine))
         if let line = mqtt(commandLine) { report(line) }
+        web(commandLine).forEach(report)
         for url in commandLine.answerer.media.ice.stunServers { report(stun(url)) }
         report(clock())
         let failed = lines.filter { !$0.ok && !$0.advisory }.count

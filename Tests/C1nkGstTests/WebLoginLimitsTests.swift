@@ -49,6 +49,31 @@ final class WebLoginLimitsTests: XCTestCase {
         XCTAssertEqual(newcomer.login(WebTestServer.password).status, 429, "and after its failure is held too")
     }
 
+    /// Behind the plain-HTTP proxy every browser is 127.0.0.1: the limits
+    /// take the address the proxy forwards; over HTTPS that header is not believed.
+    func testBehindTheProxyTheForwardedAddressIsLimitedNotEveryone() throws {
+        let proxied = try WebTestServer.make(plainHTTP: true)
+        defer { proxied.stop() }
+        var guesser = WebClient(port: proxied.port, scheme: "http")
+        for _ in 0..<5 {
+            XCTAssertEqual(guesser.request("POST", "/api/login", json: ["password": "wrong"], headers: ["X-Forwarded-For: 192.0.2.9"]).status, 401)
+        }
+        XCTAssertEqual(guesser.request("POST", "/api/login", json: ["password": WebTestServer.password],
+                                       headers: ["X-Forwarded-For: 192.0.2.9"]).status, 429)
+        var resident = WebClient(port: proxied.port, scheme: "http")
+        XCTAssertEqual(resident.request("POST", "/api/login", json: ["password": WebTestServer.password],
+                                        headers: ["X-Forwarded-For: 203.0.113.1, 192.0.2.10"]).status, 200, "the proxy's last entry counts")
+
+        let secure = try WebTestServer.make()
+        defer { secure.stop() }
+        var liar = WebClient(port: secure.port, from: "127.0.0.2")
+        for n in 0..<5 {
+            XCTAssertEqual(liar.request("POST", "/api/login", json: ["password": "wrong"], headers: ["X-Forwarded-For: 192.0.2.\(n)"]).status, 401)
+        }
+        XCTAssertEqual(liar.request("POST", "/api/login", json: ["password": "wrong"], headers: ["X-Forwarded-For: 192.0.2.99"]).status, 429,
+                       "over HTTPS the header changes nothing")
+    }
+
     func testWrongBearerTokensAreLimitedPerAddress() throws {
         let token = "0123456789abcdef0123456789abcdef"
         let server = try WebTestServer.make(token: token)

@@ -18,11 +18,12 @@ G_BEGIN_DECLS
  * 404 Not Found, and the clients of the call that ended are disconnected. */
 typedef struct C1nkRestream C1nkRestream;
 
-/* A server on `port` (0: any free port) of every address, attached to
+/* A server on `port` (0: any free port) of `address` (NULL: every IPv4
+ * address, "0.0.0.0"), attached to
  * `context`. With `user`, every request must authenticate (Digest) as
  * `user`/`password`; with `user` NULL it is open to anyone. NULL when the
  * port cannot be bound (`error` set). */
-C1nkRestream *c1nk_restream_new (guint port, const gchar *user, const gchar *password, GMainContext *context, GError **error);
+C1nkRestream *c1nk_restream_new (const gchar *address, guint port, const gchar *user, const gchar *password, GMainContext *context, GError **error);
 
 /* The port the server listens on. */
 gint c1nk_restream_port (C1nkRestream *restream);
