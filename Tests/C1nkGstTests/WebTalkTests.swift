@@ -3,6 +3,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkPipeline
 
 /// The web page's talk input mixed into the call's microphone (`WebTalk`):
 /// the wall's own microphone reaches the door whether or not a browser talks.
@@ -66,5 +67,48 @@ final class WebTalkTests: XCTestCase {
         }
         XCTAssertTrue(pipeline.setState(GST_STATE_PLAYING))
         return (pipeline, route)
+    }
+}
+
+/// The door's voice to the web page's viewers (`CallTap`): silence until
+/// the call is accepted, then the door's tone. A viewer's appsrc is stood
+/// in for by a pipeline that decodes what the tap pushes to it.
+final class CallTapAudioGateTests: XCTestCase {
+    override func setUp() { Log.echoToStandardError = false }
+    override func tearDown() { Log.echoToStandardError = true }
+
+    func testAViewerHearsSilenceBeforeAcceptAndTheDoorAfter() throws {
+        let call = try AudioLoopback()
+        defer { call.stop() }
+        call.waitForVideo()
+        let session = try XCTUnwrap(call.session)
+        let tap = CallTap(session: session)
+        defer { tap.stop() }
+        XCTAssertFalse(tap.isAudioOpen, "ringing: the door's voice is held back")
+        waitUntil("the door's audio flows to the tap") { tap.caps(for: "audio") != nil }
+        let caps = try XCTUnwrap(tap.caps(for: "audio"))
+        var levels: [(time: Double, level: Double)] = []
+        let viewer = Pipeline(retaining: try XCTUnwrap(gst_parse_launch(
+            "appsrc name=audio-src is-live=true format=time do-timestamp=true block=false caps=\"\(caps)\" ! rtpopusdepay ! opusdec plc=true "
+                + "! audioconvert ! level name=heard interval=50000000 post-messages=true ! fakesink sync=false", nil)))
+        defer { _ = viewer.setState(GST_STATE_NULL) }
+        let watch = BusWatch(viewer.pointer) { message in
+            if let level = AudioLevel.rms(from: message) { levels.append((MainContext.monotonicSeconds(), level)) }
+        }
+        defer { watch.remove() }
+        XCTAssertTrue(viewer.setState(GST_STATE_PLAYING))
+        tap.add("viewer", media: "audio", source: try XCTUnwrap(viewer.element(named: "audio-src")))
+
+        let start = MainContext.monotonicSeconds()
+        waitUntil("a second of the viewer's audio before accept") { (levels.last?.time ?? 0) > start + 1 }
+        XCTAssertGreaterThan(levels.count, 10, "the viewer's stream runs before accept")
+        XCTAssertLessThan(levels.map(\.level).max() ?? -.infinity, -60, "before accept the viewer hears silence")
+
+        session.setAudioEnabled(true)
+        tap.setAudioOpen(true)
+        let accepted = MainContext.monotonicSeconds()
+        waitUntil("the viewer hears the door after accept") {
+            (levels.filter { $0.time > accepted }.map(\.level).max() ?? -.infinity) > -30
+        }
     }
 }
