@@ -36,8 +36,10 @@ extension AnswerSession {
     /// (payload type 111, in-band FEC and DTX wished, as libwebrtc-based
     /// doors and the simulated door offer it) and VP8. A door that offers
     /// otherwise gets its pipeline built at the offer, and its own
-    /// standby after the call.
+    /// standby after the call. The decoder of the door's last video codec
+    /// is warmed too, on a thread of its own (`VideoCodecMemory`).
     public static func prepareStandby(configuration: MediaConfiguration) {
+        configuration.videoCodecMemory?.warmRememberedDecoder()
         guard let description = try? configuration.resolvedPipeline(), let offer = try? OfferSummary(sdp: likelyOffer) else { return }
         let values = pipelineValues(callId: "standby", offer: offer, configuration: configuration, log: Log.callMedia).values
         CallPipelineStandby.prepare(description, values: values)

@@ -129,6 +129,7 @@ public final class AnswerSession {
         self.callId = callId
         self.audioEnabled = audioEnabled
         offer = try OfferSummary(sdp: sdp)
+        if let codec = offer.videoCodec { configuration.videoCodecMemory?.remember(codec) }
         self.speaker = try speaker ?? SpeakerOutput(sink: configuration.audioSink, callLatencyMilliseconds: configuration.latencyMilliseconds)
         voice = configuration.voice
         // Read once: the description may be read from its file.

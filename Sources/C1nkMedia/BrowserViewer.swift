@@ -88,6 +88,9 @@ public final class BrowserViewer {
 
     public private(set) var isTalking = false
 
+    /// Viewers' pipelines still being set to NULL off the main context.
+    public static var teardownsInProgress: Int { PipelineTeardown.inProgress }
+
     private let offerSDP: String
 
     /// Negotiates: the answer SDP with our candidates (no trickle), on the main context.
@@ -215,7 +218,8 @@ public final class BrowserViewer {
         talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
-        _ = pipeline.setState(GST_STATE_NULL)
+        // Off the main context: ten viewers ended at a hang-up would hold it for each in a row.
+        PipelineTeardown.release(pipeline)
         log.info("viewer \(id): \(reason)")
         let closedHandler = onClosed
         onClosed = nil

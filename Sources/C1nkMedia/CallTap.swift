@@ -7,13 +7,18 @@ import Foundation
 /// audio (what the wall display, the recording and the speaker get is
 /// untouched; each buffer is only referenced again). Each viewer's `appsrc`
 /// takes its copy on the streaming thread, without blocking (the appsrc
-/// drops when full). Made and ended on the main context.
+/// drops when full). The door's voice reaches them only once the call is
+/// accepted (`setAudioOpen`), as it reaches the speaker and the RTSP
+/// restream: before, each audio packet goes as `SilentVoice`. Made and
+/// ended on the main context.
 public final class CallTap: @unchecked Sendable {
     public let callId: String
     private let lock = NSLock()
     private var targets: [String: [String: Element]] = [:]
     private var caps: [String: String] = [:]
     private var probes: [(Pad, gulong)] = []
+    private var audioOpen: Bool
+    private var audioEncoding = "OPUS"
     private weak var session: AnswerSession?
     /// The call's talk input (`WebTalk`), when its microphone has one.
     let talkInput: Element?
@@ -23,6 +28,7 @@ public final class CallTap: @unchecked Sendable {
     public init(session: AnswerSession) {
         callId = session.callId
         self.session = session
+        audioOpen = session.audioEnabled
         talkInput = session.element(named: WebTalk.inputName)
         talkInput?.set("caps", fromString: WebTalk.rawCaps)
         expectsVideo = session.inputs.pad(for: "video") != nil
@@ -58,6 +64,19 @@ public final class CallTap: @unchecked Sendable {
                               spropParameterSets: parsed.string("sprop-parameter-sets"))
     }
 
+    /// Lets the door's voice through to the viewers (at accept); closed, they get silence.
+    public func setAudioOpen(_ open: Bool) {
+        lock.lock()
+        audioOpen = open
+        lock.unlock()
+    }
+
+    public var isAudioOpen: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return audioOpen
+    }
+
     /// Copies the door's `media` to `source` (an appsrc) from now on.
     func add(_ viewer: String, media: String, source: Element) {
         lock.lock()
@@ -88,11 +107,24 @@ public final class CallTap: @unchecked Sendable {
     private func forward(_ media: String, pad: Pad, info: UnsafeMutablePointer<GstPadProbeInfo>) {
         guard let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return }
         lock.lock()
-        if caps[media] == nil, let current = pad.currentCaps { caps[media] = current.description }
-        let sources = targets.values.compactMap { $0[media] }
-        lock.unlock()
-        for source in sources {
-            _ = gst_app_src_push_buffer(PointerCast.cast(source.pointer, to: GstAppSrc.self), gst_buffer_ref(buffer))
+        if caps[media] == nil, let current = pad.currentCaps {
+            caps[media] = current.description
+            if media == "audio" { audioEncoding = current.string("encoding-name") ?? "OPUS" }
         }
+        let sources = targets.values.compactMap { $0[media] }
+        let silenced = media == "audio" && !audioOpen
+        let encoding = audioEncoding
+        lock.unlock()
+        func push(_ packet: UnsafeMutablePointer<GstBuffer>, to source: Element) {
+            _ = gst_app_src_push_buffer(PointerCast.cast(source.pointer, to: GstAppSrc.self), packet)
+        }
+        guard silenced else {
+            for source in sources { push(gst_buffer_ref(buffer), to: source) }
+            return
+        }
+        // One silent copy for every viewer: a reference each, the last gets the copy's own.
+        guard let last = sources.last, let packet = SilentVoice.copy(of: buffer, encoding: encoding) else { return }
+        for source in sources.dropLast() { push(gst_buffer_ref(packet), to: source) }
+        push(packet, to: last)
     }
 }

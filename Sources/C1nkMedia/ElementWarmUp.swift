@@ -20,11 +20,12 @@ package enum ElementWarmUp {
         /// the ring (with the server's join-ok), so no later moment hides them.
         case startUp
         /// H.264's decoders: libav's alone maps ~100 libraries (45 ms, 30 MB
-        /// resident). The answerer leaves them to decodebin, which loads
-        /// them at the first H.264 packet of the first H.264 call (that
-        /// call's first frame comes ~60 ms later). Loading them on a thread
-        /// of its own at the H.264 offer was worse: it held up the call's
-        /// set-up (ring → media +45 ms here, even at the lowest priority).
+        /// resident). Warmed at start-up, on a thread of its own, only when
+        /// the door's last call was H.264 (`VideoCodecMemory`); otherwise
+        /// decodebin loads them at the first H.264 packet of the first
+        /// H.264 call (that call's first frame comes ~60 ms later). Loading
+        /// them on a thread at the H.264 offer was worse: it held up the
+        /// call's set-up (ring → media +45 ms here, even at the lowest priority).
         case h264
     }
 

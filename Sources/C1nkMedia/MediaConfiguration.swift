@@ -44,6 +44,10 @@ public struct MediaConfiguration: Equatable, Sendable {
     /// ~2 s start-up tail of 100–150 ms; network jitter then shows as uneven
     /// motion instead of delay. `--video-sync` turns it off.
     public var renderImmediately = true
+    /// Where the door's video codec of the last call is kept (beside the
+    /// device id), so that the next process warms its decoder at start-up;
+    /// nil: nothing kept, nothing but the start-up warm-up.
+    public var videoCodecMemory: VideoCodecMemory?
 
     public init() {}
 

@@ -226,9 +226,9 @@ package final class WebRTCBin {
 
     /// Generates the DTLS certificate now, so the first ring does not pay for
     /// it (170–530 ms on a small CPU): dtlsdec caches it for the process.
-    /// `stages`: what is warmed now besides; the answerer leaves H.264's
-    /// decoder to its first H.264 offer (`ElementWarmUp`), so that an idle
-    /// process does not map libav.
+    /// `stages`: what is warmed now besides; the answerer warms H.264's
+    /// decoder only when the door's last call was H.264 (`VideoCodecMemory`),
+    /// so that an idle VP8 home does not map libav.
     package static func warmUp(_ stages: [ElementWarmUp.Stage] = [.startUp]) {
         GStreamer.initialize()
         for stage in stages { ElementWarmUp.warm(stage) }

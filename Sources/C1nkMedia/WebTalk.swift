@@ -8,6 +8,16 @@ import Foundation
 /// browser's voice passes the same echo canceller, the same `microphone`
 /// gate (nothing before accept) and the same mute as the local microphone.
 /// Mixed, not replacing: a resident at the wall and one on a phone both reach the door.
+///
+/// The talk input is live and mostly silent (no browser talks): the mixer
+/// must go on without it. A live aggregator does, once the latency query
+/// succeeds; an appsrc answers it by default with a maximum of 0, below
+/// the microphone's minimum (one buffer, 10–21 ms), the query fails and
+/// the mixer waits for the talk input forever: the wall's microphone never
+/// reached the door. `min-latency=0 max-latency=-1` says "no latency of its
+/// own, any amount of buffering downstream"; `start-time-selection=first`
+/// starts the mix at the microphone's first buffer (at accept), not at 0
+/// with a burst of silence for the time already run.
 public enum WebTalk {
     public static let inputName = "web-talk-in"
     public static let rawCaps = "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1"
@@ -15,8 +25,9 @@ public enum WebTalk {
     /// The `{audio-source}` value with the talk input mixed in.
     public static func audioSource(wrapping source: String) -> String {
         "\(source) ! audioconvert ! audioresample ! web-talk. "
-            + "appsrc name=\(inputName) is-live=true format=time do-timestamp=true block=false ! web-talk. "
-            + "audiomixer name=web-talk"
+            + "appsrc name=\(inputName) is-live=true format=time do-timestamp=true block=false "
+            + "min-latency=0 max-latency=-1 ! web-talk. "
+            + "audiomixer name=web-talk start-time-selection=first"
     }
 }
 
@@ -33,12 +44,18 @@ final class TalkRoute: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Streaming thread: one reference of `buffer` to the call, if talking.
+    /// Streaming thread: `buffer` to the call, if talking. Its times are the
+    /// viewer's pipeline's, which started later than the call's: the live
+    /// mixer would drop every buffer as late. A copy (the samples shared,
+    /// not copied) without them is stamped on arrival by the talk input
+    /// (`do-timestamp`) with the call's own running time.
     func push(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         lock.lock()
         let target = self.target
         lock.unlock()
-        guard let target else { return }
-        _ = gst_app_src_push_buffer(PointerCast.cast(target.pointer, to: GstAppSrc.self), gst_buffer_ref(buffer))
+        guard let target, let copy = gst_buffer_copy(buffer) else { return }
+        copy.pointee.pts = GstClockTime.max
+        copy.pointee.dts = GstClockTime.max
+        _ = gst_app_src_push_buffer(PointerCast.cast(target.pointer, to: GstAppSrc.self), copy)
     }
 }

@@ -1,6 +1,7 @@
 import C1nkAnswerer
 import C1nkCall
 import C1nkGLib
+import C1nkMedia
 import C1nkSignaling
 import Foundation
 
@@ -49,6 +50,7 @@ final class DoorbinCore {
         options.media.videoSink = "intervideosink channel=\(channels.video)"
         options.media.audioSink = "interaudiosink channel=\(channels.audio)"
         options.media.audioSource = "interaudiosrc channel=\(channels.mic)"
+        options.media.videoCodecMemory = VideoCodecMemory(besideDeviceIdFile: identity.path)
         options.media = try options.media.validated()
         answerer = Answerer(signaller: client, options: options, events: events)
         events.onEvent = { [weak self] event, object in self?.publish(event, object) }

@@ -88,6 +88,7 @@ enum AnswerCommand {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
             identity = try DeviceIdentity.loadOrCreate(at: path) { stderr.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }
+            options.media.videoCodecMemory = VideoCodecMemory(besideDeviceIdFile: identity.path)
             var configuration = SignalClient.Configuration(url: commandLine.server, deviceId: identity.id)
             configuration.bundleId = commandLine.bundleId
             configuration.trustedCAFile = commandLine.trustedCAFile
@@ -172,6 +173,7 @@ enum AnswerCommand {
             if fresh.web.port != nil { newOptions.media.audioSource = WebTalk.audioSource(wrapping: newOptions.media.audioSource) }
             newOptions.exitAfterCalls = answerer.options.exitAfterCalls
             newOptions.media.ice = answerer.options.media.ice
+            newOptions.media.videoCodecMemory = answerer.options.media.videoCodecMemory
             // The display pipeline lives as long as the process: calls keep sending it their video.
             if let display = screens.display { newOptions.media.videoSink = display.callSink }
             newOptions.beforeRecording = answerer.options.beforeRecording

@@ -9,7 +9,9 @@ import C1nkWeb
 /// `BrowserViewer` per browser, at most `maximumViewers`. The call ending
 /// ends them all; a browser leaving ends its own. One talks at a time: the
 /// newest viewer of the client whose accept answered the call (`talker`),
-/// once the call is accepted; every other viewer only watches. An offer that
+/// once the call is accepted; every other viewer only watches. The door's
+/// voice reaches the viewers only once the call is accepted (`CallTap`
+/// sends silence before). An offer that
 /// comes before the door's video flows waits for it (`videoWait`). Main context.
 final class WebMedia {
     static let maximumViewers = 10
@@ -53,7 +55,10 @@ final class WebMedia {
         default: break
         }
         switch event {
-        case .accepted: updateTalker()
+        case .accepted:
+            // The door's voice reaches the viewers from now on (silence before, as on the speaker).
+            tap?.setAudioOpen(true)
+            updateTalker()
         default: break
         }
     }

@@ -118,6 +118,8 @@ struct BenchOptions {
                             local mosquitto: the door's ring → the ring event at an MQTT subscriber,
                             and the first frame → the snapshot on disk. Goals: ≤ 50 ms and ≤ 150 ms
       --setup N             only the set-up breakdown of --network, N loss-free calls per codec
+                            (each a new answerer process that finds the codec of the call before
+                            beside its device id), after one whose process found none
       --uplink              only the narrow-uplink section: the door behind a router's uplink at
                             2000, 1000, 600 and 300 kbit/s (drop-tail queue), following the
                             answerer's congestion feedback; intact frames, freezes, glass-to-glass,

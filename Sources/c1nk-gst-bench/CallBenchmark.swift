@@ -72,6 +72,10 @@ struct CallBenchmark {
     var whileMediaFlows: (() -> Void)?
     /// More options for the answerer (`--screens off`).
     var extraArguments: [String] = []
+    /// The answerer's device id folder, kept from one call (one process) to
+    /// the next as a restarted service keeps it (the set-up section); nil: a
+    /// fresh one per call.
+    var stateFolder: String?
     var codec: DoorMediaSession.VideoCodec { bench.codec }
 
     func run() throws -> CallFigures {
@@ -94,7 +98,7 @@ struct CallBenchmark {
             "--sink", options.sink, "--audio-sink", "fakesink sync=true",
             "--audio-source", "audiotestsrc is-live=true wave=sine freq=660 volume=0.3",
             "--latency", String(latency ?? options.latency), "--measure", "--events", eventsPath,
-            "--device-id-file", directory + "/device-id",
+            "--device-id-file", (stateFolder ?? directory) + "/device-id",
         ] + (options.pipeline.map { ["--pipeline", $0] } ?? [])
           + (options.record ? ["--record", directory + "/call.mkv"] : []) + options.screenArguments + extraArguments)
         let monitor = ProcessMonitor(pid: answerer.processIdentifier)

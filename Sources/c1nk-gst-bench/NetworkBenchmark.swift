@@ -55,13 +55,25 @@ struct NetworkBenchmark {
                 }
             }
         }
+        // Each call is the first of a new answerer process. The processes of
+        // one codec share a device id folder, as a restarted service does:
+        // each finds the codec of the call before (`VideoCodecMemory`). Call 0
+        // has nothing remembered: a door whose codec this device never saw.
         let setupRounds = max(options.setupRounds, options.repeats)
-        for round in 1...setupRounds {
+        var folders: [String: String] = [:]
+        defer { for folder in folders.values { try? FileManager.default.removeItem(atPath: folder) } }
+        for round in 0...setupRounds {
             for codec in options.codecs {
-                progress("set-up: \(codec.rawValue) call \(round)/\(setupRounds)…")
+                progress("set-up: \(codec.rawValue) call \(round)/\(setupRounds)\(round == 0 ? " (nothing remembered)" : "")…")
                 var quick = options
                 quick.duration = 2
-                figures.setup.append(try CallBenchmark(options: quick, bench: BenchCase(codec: codec, width: 640, height: 480)).run())
+                var call = CallBenchmark(options: quick, bench: BenchCase(codec: codec, width: 640, height: 480))
+                let folder = folders[codec.rawValue] ?? NSTemporaryDirectory() + "c1nk-bench-state-" + UUID().uuidString.prefix(8)
+                try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+                folders[codec.rawValue] = folder
+                call.stateFolder = folder
+                let result = try call.run()
+                if round == 0 { figures.setupUnremembered.append(result) } else { figures.setup.append(result) }
             }
         }
         return figures
@@ -71,6 +83,8 @@ struct NetworkBenchmark {
 struct NetworkFigures: Codable {
     var calls: [CallFigures] = []
     var setup: [CallFigures] = []
+    /// The first set-up call of each codec: its process found no codec remembered.
+    var setupUnremembered: [CallFigures] = []
 
     static func median(_ values: [Double]) -> Double? {
         let sorted = values.sorted()
@@ -111,7 +125,8 @@ struct NetworkFigures: Codable {
         }
         if !setup.isEmpty {
             lines.append("")
-            lines.append("set-up, loss-free, 640x480 (ms; median of \(setup.count / max(1, Set(setup.map { $0.codec }).count)) calls per codec)")
+            lines.append("set-up, loss-free, 640x480 (ms; median of \(setup.count / max(1, Set(setup.map { $0.codec }).count)) calls per codec,")
+            lines.append("each the first of a process that found the codec of the call before)")
             lines.append("  codec  ring→first frame  ring→offer  offer→answer  answer→connected  connected→first frame")
             for codec in Set(setup.map(\.codec)).sorted() {
                 let runs = setup.filter { $0.codec == codec }
@@ -125,6 +140,10 @@ struct NetworkFigures: Codable {
                 let ringToOffer = total.map { $0 - known }
                 lines.append("  " + codec.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + pad(f(total), 16) + "  " + pad(f(ringToOffer), 10)
                     + "  " + pad(f(steps[0], "%.1f"), 12) + "  " + pad(f(steps[1]), 16) + "  " + pad(f(steps[2]), 21))
+            }
+            for call in setupUnremembered.sorted(by: { $0.codec < $1.codec }) {
+                lines.append("  " + call.codec.padding(toLength: 5, withPad: " ", startingAt: 0) + "  " + pad(f(call.ringToFirstFrameMs), 16)
+                    + "  (one call whose process found no codec remembered)")
             }
             lines.append("")
             lines.append("offer→answer by step (ms; medians)")
