@@ -60,8 +60,8 @@ final class HostileIdCommandTests: XCTestCase {
         XCTAssertFalse(command.stderr.contains("has no value here"), "no id was read as a placeholder")
         XCTAssertFalse(command.stderr.contains("no element"), "no id reached a pipeline's text")
 
-        // Nothing beside the two folders, and in them only the real call's files.
-        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: base).sorted(), ["dir", "events.jsonl", "id"])
+        // Nothing beside the two folders (and the state the command keeps: its id, the door's last codec), and in them only the real call's files.
+        XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: base).sorted(), ["dir", "events.jsonl", "id", "last-video-codec"])
         XCTAssertEqual(try FileManager.default.contentsOfDirectory(atPath: directory).sorted(), ["rec", "snap"])
         let ring = try XCTUnwrap(all.first { $0["event"] as? String == "ringing" })
         let callId = try XCTUnwrap(ring["callId"] as? String)
