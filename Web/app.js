@@ -3,7 +3,10 @@
 "use strict";
 
 const $ = (id) => document.getElementById(id);
-const page = { csrf: null, state: { state: "idle" }, mine: null, events: null, media: null, muted: false };
+const page = { csrf: null, state: { state: "idle" }, mine: null, events: null, media: null, muted: false, reoffers: 0 };
+// A connection interrupted this long (a Wi-Fi blip that does not pass) is
+// replaced: a new offer for the same call, the old viewer ended.
+const REOFFER_AFTER_MS = 3000;
 
 async function api(method, path, body) {
   const headers = {};
@@ -178,6 +181,7 @@ async function startMedia(callId) {
     video.srcObject.addTrack(event.track);
     video.onplaying = () => { document.body.dataset.playing = "1"; };
   };
+  pc.onconnectionstatechange = () => watchConnection(media);
   await pc.setLocalDescription(await pc.createOffer());
   await new Promise((resolve) => {
     if (pc.iceGatheringState === "complete") return resolve();
@@ -196,6 +200,23 @@ async function startMedia(callId) {
   media.resource = response.headers.get("Location");
   await pc.setRemoteDescription({ type: "answer", sdp: await response.text() });
   if (page.mine === callId) talk();
+}
+
+// "disconnected" often passes by itself (ICE finds its pair again): wait
+// REOFFER_AFTER_MS, then offer anew for the same call; "failed" at once.
+function watchConnection(media) {
+  const state = media.pc.connectionState;
+  if (page.media !== media) return;
+  if (state === "connected") { clearTimeout(media.reoffer); media.reoffer = null; return; }
+  if (state === "failed") { reoffer(media); return; }
+  if (state === "disconnected" && !media.reoffer) media.reoffer = setTimeout(() => reoffer(media), REOFFER_AFTER_MS);
+}
+
+function reoffer(media) {
+  if (page.media !== media || media.pc.connectionState === "connected") return;
+  page.reoffers += 1;
+  stopMedia();
+  startMedia(media.callId);
 }
 
 // This browser answered: its microphone becomes the call's (mixed with the
@@ -223,6 +244,7 @@ function stopMedia() {
   video.srcObject = null;
   video.muted = true;
   if (!media) return;
+  clearTimeout(media.reoffer);
   if (media.microphone) media.microphone.getTracks().forEach((track) => track.stop());
   media.pc.close();
   if (media.resource) fetch(media.resource, { method: "DELETE", credentials: "same-origin", headers: { "X-CSRF-Token": page.csrf || "" } }).catch(() => {});

@@ -38,6 +38,13 @@ public final class BrowserViewer {
     /// Buffers of the browser's voice decoded so far (tests, diagnostics).
     public var voiceBuffers: Int { Int(voiceCounter.value.load(ordering: .relaxed)) }
     private let voiceCounter = FrameCounter()
+    /// The browser's keyframe requests and the frames it was not sent while it waited for one.
+    private let keyframes = ViewerKeyframes()
+    public var keyframeRequests: Int { keyframes.requests.value.load(ordering: .relaxed) }
+    public var framesHeldForKeyframe: Int { keyframes.held.value.load(ordering: .relaxed) }
+    /// How long a viewer whose browser's connection is interrupted waits for it to come back.
+    public static let disconnectedWait = 10.0
+    private var disconnectedGrace: GLibTimer?
 
     /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
@@ -107,9 +114,18 @@ public final class BrowserViewer {
             switch state {
             case GST_WEBRTC_PEER_CONNECTION_STATE_CONNECTED:
                 self.isConnected = true
+                self.disconnectedGrace = nil
                 self.tap.requestKeyframe()
-            case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED, GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED,
-                 GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED:
+            case GST_WEBRTC_PEER_CONNECTION_STATE_DISCONNECTED:
+                // Often a Wi-Fi blip of a second or two: the viewer waits (the
+                // page offers anew after ~3 s and ends this one itself).
+                self.isConnected = false
+                guard self.disconnectedGrace == nil else { break }
+                self.log.info("viewer \(self.id): the browser's connection is interrupted; waiting \(Self.disconnectedWait) s")
+                self.disconnectedGrace = GLibTimer(after: Self.disconnectedWait) { [weak self] in
+                    self?.close("the browser's connection did not come back")
+                }
+            case GST_WEBRTC_PEER_CONNECTION_STATE_FAILED, GST_WEBRTC_PEER_CONNECTION_STATE_CLOSED:
                 self.close("the browser's connection \(state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED ? "failed" : "ended")")
             default: break
             }
@@ -173,25 +189,37 @@ public final class BrowserViewer {
         guard out.link(sink) == GST_PAD_LINK_OK else {
             throw MediaError.negotiation("webrtcbin refused the door's \(media) for the browser's m-line \(line.index)")
         }
-        if media == "video", let id = line.playoutDelayExtension {
-            askForNoPlayoutDelay(id: id, encoding: encoding, line: line, payload: pay, sink: sink)
+        if media == "video" {
+            // The browser's NACKs answered from webrtcbin's send buffer (RTX when the browser offered it).
+            GObjectReference(property: "transceiver", of: sink.object)?.set("do-nack", fromString: "true")
+            if let out = depay.staticPad("src") {
+                let tap = self.tap
+                keyframes.attach(to: out) { tap.requestKeyframe() }
+            }
+            if let id = line.playoutDelayExtension {
+                askForPlayoutDelay(id: id, encoding: encoding, line: line, payload: pay, sink: sink)
+            }
         }
         for element in [source, depay, pay] { _ = element.syncStateWithParent() }
         sources.append((media, source))
     }
 
-    /// A browser smooths playout behind its jitter buffer (some 30 ms on
-    /// loopback, after `jitterBufferTarget = 0`); a stream whose packets say
-    /// playout-delay 0/0 is shown as each frame is decoded, as for cloud
-    /// games. webrtcbin 1.22 answers only the header extensions its
-    /// transceiver's preferences name, so they name this one; each packet
-    /// then carries it (a probe in C, `CPlayoutDelay`).
-    private func askForNoPlayoutDelay(id: Int, encoding: String, line: WHEPOffer.Line, payload: Element, sink: Pad) {
+    /// The most the browser may hold the door's video in its jitter buffer
+    /// (libwebrtc's playout-delay extension: minimum 0, this maximum). A
+    /// clean link's jitter is a few milliseconds, so each frame is shown as
+    /// soon as it is decoded; on a radio link's loss and jitter the buffer
+    /// grows, up to this, for the retransmissions and the late packets.
+    public static let playoutDelayMaximumMilliseconds = 100
+
+    /// webrtcbin 1.22 answers only the header extensions its transceiver's
+    /// preferences name, so they name this one; each packet then carries it
+    /// (a probe in C, `CPlayoutDelay`).
+    private func askForPlayoutDelay(id: Int, encoding: String, line: WHEPOffer.Line, payload: Element, sink: Pad) {
         guard (1...14).contains(id), let out = payload.staticPad("src"),
               let transceiver = GObjectReference(property: "transceiver", of: sink.object) else { return }
         transceiver.set("codec-preferences", fromString: "application/x-rtp,media=video,encoding-name=\(encoding),payload=\(line.payloadType),"
                         + "clock-rate=90000,extmap-\(id)=(string)\"\(WHEPOffer.playoutDelayURI)\"")
-        _ = c1nk_playout_delay_attach(out.pointer, guint(id))
+        _ = c1nk_playout_delay_attach(out.pointer, guint(id), guint(Self.playoutDelayMaximumMilliseconds))
     }
 
     private func finishAnswer() {
@@ -215,12 +243,13 @@ public final class BrowserViewer {
         guard !closed else { return }
         closed = true
         gatheringTimeout = nil
+        disconnectedGrace = nil
         talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
         // Off the main context: ten viewers ended at a hang-up would hold it for each in a row.
         PipelineTeardown.release(pipeline)
-        log.info("viewer \(id): \(reason)")
+        log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one)")
         let closedHandler = onClosed
         onClosed = nil
         closedHandler?(reason)

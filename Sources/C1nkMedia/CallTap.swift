@@ -90,12 +90,22 @@ public final class CallTap: @unchecked Sendable {
         lock.unlock()
     }
 
-    /// Asks the door for a keyframe (a viewer that joins mid-call needs one).
-    public func requestKeyframe() {
-        session?.inputs.pad(for: "video").map { _ = $0.pushEvent(KeyframeRequests.upstreamRequest()) }
+    /// Asks the door for a keyframe for a viewer (one that joins mid-call,
+    /// or whose browser lost a frame), through the call's keyframe path:
+    /// upstream from where the call receives the door's video, which the RTP
+    /// session turns into a PLI. Paced for all viewers of the call together
+    /// (`KeyframePacer`), so that ten browsers cannot flood the door. Main context.
+    public func requestKeyframe() { pacer.request() }
+
+    /// Keyframe requests sent to the door for the viewers (after pacing).
+    public var keyframeRequestsSent: Int { pacer.sent }
+
+    private lazy var pacer = KeyframePacer { [weak self] in
+        self?.session?.inputs.pad(for: "video").map { _ = $0.pushEvent(KeyframeRequests.upstreamRequest()) }
     }
 
     public func stop() {
+        pacer.cancel()
         for (pad, id) in probes { pad.removeProbe(id) }
         probes.removeAll()
         lock.lock()

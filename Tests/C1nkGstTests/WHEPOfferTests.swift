@@ -111,14 +111,14 @@ final class WHEPOfferTests: XCTestCase {
         XCTAssertEqual(try WHEPOffer(sdp: directional, videoCodec: "VP8").video?.playoutDelayExtension, 7)
     }
 
-    /// The probe's work on one packet: a one-byte extension with the id and
-    /// minimum = maximum = 0, the payload untouched.
-    func testAPacketIsMarkedWithZeroPlayoutDelay() throws {
+    /// The probe's work on one packet: a one-byte extension with the id,
+    /// minimum 0 and maximum 100 ms (10 in 10 ms units), the payload untouched.
+    func testAPacketIsMarkedWithPlayoutDelayZeroToAHundredMilliseconds() throws {
         GStreamer.initialize()
         let buffer = try XCTUnwrap(gst_rtp_buffer_new_allocate(4, 0, 0))
         defer { gst_buffer_unref(buffer) }
         gst_buffer_fill(buffer, 12, [1, 2, 3, 4] as [UInt8], 4)
-        XCTAssertEqual(c1nk_playout_delay_mark(buffer, 5), 1)
+        XCTAssertEqual(c1nk_playout_delay_mark(buffer, 5, 100), 1)
         var rtp = GstRTPBuffer()
         XCTAssertEqual(gst_rtp_buffer_map(buffer, GST_MAP_READ, &rtp), 1)
         defer { gst_rtp_buffer_unmap(&rtp) }
@@ -126,10 +126,10 @@ final class WHEPOfferTests: XCTestCase {
         var size: guint = 0
         XCTAssertEqual(gst_rtp_buffer_get_extension_onebyte_header(&rtp, 5, 0, &data, &size), 1)
         XCTAssertEqual(size, 3)
-        XCTAssertEqual(data.map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 3)) }, [0, 0, 0])
+        XCTAssertEqual(data.map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 3)) }, [0, 0, 10])
         let payload = gst_rtp_buffer_get_payload(&rtp).map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 4)) }
         XCTAssertEqual(payload, [1, 2, 3, 4])
-        XCTAssertEqual(c1nk_playout_delay_attach(gst_pad_new("src", GST_PAD_SRC), 15), 0, "ids above 14 need the two-byte form")
+        XCTAssertEqual(c1nk_playout_delay_attach(gst_pad_new("src", GST_PAD_SRC), 15, 100), 0, "ids above 14 need the two-byte form")
     }
 
     func testMalformedOffersAreRefused() {

@@ -10,15 +10,16 @@ G_BEGIN_DECLS
 
 /* Marks every RTP packet that `pad` pushes from now on with the
  * playout-delay header extension (one-byte form, `id` 1–14) saying
- * minimum = maximum = 0: the receiver shows each frame as soon as it is
- * decoded instead of smoothing playout behind a jitter buffer. Per packet,
- * in native code (a pad probe on buffers and buffer lists); returns the
+ * minimum 0, maximum `max_ms` (10 ms steps, at most 40950): on a clean
+ * link the receiver shows each frame as soon as it is decoded; on loss and
+ * jitter its jitter buffer may grow up to the maximum. Per packet, in
+ * native code (a pad probe on buffers and buffer lists); returns the
  * probe's id, 0 for an id the one-byte form cannot carry. */
-gulong c1nk_playout_delay_attach (GstPad *pad, guint id);
+gulong c1nk_playout_delay_attach (GstPad *pad, guint id, guint max_ms);
 
 /* Adds the extension to one RTP packet (the probe's work, for tests);
  * FALSE when it is not an RTP packet or has no room. */
-gboolean c1nk_playout_delay_mark (GstBuffer *buffer, guint id);
+gboolean c1nk_playout_delay_mark (GstBuffer *buffer, guint id, guint max_ms);
 
 G_END_DECLS
 
