@@ -8,7 +8,7 @@ import Glibc
 extension DoorMediaSession {
     /// The door's camera: test pattern, the door's name, optionally the time
     /// stamp, the encoder and its RTP payloader. Also used alone by the benchmark's baseline.
-    public static func camera(_ options: Options, label: String? = nil, name: String = "door-camera") throws -> Bin {
+    public static func camera(_ options: Options, label: String? = nil, name: String = "door-camera", record: StampedFrames? = nil) throws -> Bin {
         let text = (label ?? options.doorName).replacingOccurrences(of: "\"", with: "'")
         let bin = options.preEncoded
             ? try PreEncodedCamera.make(options, label: text, name: name, encoder: encoder(options), rtpOutput: rtpOutput(options))
@@ -28,7 +28,7 @@ extension DoorMediaSession {
             dropCatchUpFrames(on: pad, framesPerSecond: options.framerate)
         }
         if options.stampTime, let pad = bin.element(named: "stamp")?.staticPad("src") {
-            FrameStamp.stampFrames(on: pad.pointer, width: options.width, height: options.height)
+            FrameStamp.stampFrames(on: pad.pointer, width: options.width, height: options.height, record: record)
         }
         return bin
     }

@@ -38,13 +38,17 @@ public final class DoorMediaSession {
     let adaptation: DoorRateAdaptation?
     /// RTCP of a caller's making added to what the door sends (`sendRTCP`).
     let extraRTCP = ExtraRTCP()
+    /// When the camera stamped each frame (with `stampTime`), for the benchmark's counts.
+    public let stampedFrames: StampedFrames
 
     public init(options: Options) throws {
         GStreamer.initialize()
         pipeline = OwnedPipeline(named: "c1nk-door")
         let bin = pipeline.pipeline
         let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
-        let video = try Self.camera(options, label: label)
+        let stamped = StampedFrames()
+        stampedFrames = stamped
+        let video = try Self.camera(options, label: label, record: stamped)
         adaptation = options.adaptsToFeedback
             ? DoorRateAdaptation(camera: video, codec: options.codec, rate: FeedbackRate(maximumKbps: options.adaptiveMaximumKbps)) : nil
         if options.adaptsToFeedback && adaptation == nil {

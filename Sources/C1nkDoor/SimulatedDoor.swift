@@ -1,6 +1,7 @@
 import C1nkGLib
 import C1nkLocal
 import C1nkMedia
+import C1nkProbes
 import C1nkProtocol
 import C1nkSignaling
 import FoundationEssentials
@@ -64,6 +65,8 @@ public final class SimulatedDoor {
     /// The encoder's targets as the answerer's feedback moved them, for the
     /// latest peer (with `media.adaptsToFeedback`).
     public var encoderRates: [(time: Double, kbps: Int)] { peers.values.first?.encoderRates ?? [] }
+    /// What the latest peer's camera stamped (with `media.stampTime`); kept by whoever holds it after the call.
+    public var stampedFrames: StampedFrames? { peers.values.first?.stampedFrames }
 
     public init(_ options: Options) throws {
         self.options = options

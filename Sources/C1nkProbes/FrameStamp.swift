@@ -90,21 +90,23 @@ public enum FrameStamp {
 
     /// Stamps every buffer passing `pad` (raw video whose first plane is
     /// 8-bit luma: I420, YV12, NV12) with the current time. For the simulated
-    /// door's camera.
-    package static func stampFrames(on pad: Pad, width: Int, height: Int) {
-        stampFrames(on: pad.pointer, width: width, height: height)
+    /// door's camera; `record` keeps when each sequence number was drawn.
+    package static func stampFrames(on pad: Pad, width: Int, height: Int, record: StampedFrames? = nil) {
+        stampFrames(on: pad.pointer, width: width, height: height, record: record)
     }
 
     /// The same on a pad held by pointer; prefer the `Pad` form.
-    package static func stampFrames(on pad: UnsafeMutablePointer<GstPad>, width: Int, height: Int) {
+    package static func stampFrames(on pad: UnsafeMutablePointer<GstPad>, width: Int, height: Int, record: StampedFrames? = nil) {
         var sequence = 0
         PadProbe.add(pad, GST_PAD_PROBE_TYPE_BUFFER) { info in
             sequence += 1
+            let now = Int(g_get_monotonic_time())
+            record?.record(atMicroseconds: now)
             guard let buffer = c1nk_probe_writable_buffer(info) else { return GST_PAD_PROBE_OK }
             let (offset, stride) = lumaLayout(buffer, width: width)
             var map = GstMapInfo()
             guard gst_buffer_map(buffer, &map, GST_MAP_WRITE) != 0 else { return GST_PAD_PROBE_OK }
-            write(nowMilliseconds(), sequence: sequence, luma: map.data + offset, stride: stride, width: width, height: height)
+            write((now / 1000) & mask, sequence: sequence, luma: map.data + offset, stride: stride, width: width, height: height)
             gst_buffer_unmap(buffer, &map)
             return GST_PAD_PROBE_OK
         }

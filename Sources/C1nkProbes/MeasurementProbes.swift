@@ -20,6 +20,10 @@ public final class MeasurementProbes: @unchecked Sendable {
     private var unreadableStamps = 0
     /// (monotonic µs, sequence number) of frames shown with a readable stamp.
     private var shown: [(Int, Int)] = []
+    /// The same with each frame's age, for the figures (the first `frameLimit`).
+    private var shownFrames: [ShownFrame] = []
+    /// Ten minutes at 30 fps: what a `measurements` event carries frame by frame.
+    public static let frameLimit = 18_000
     /// Keyframe requests sent to the door (set by the session).
     package var keyframeRequests: () -> Int = { 0 }
     private var signal: SignalConnection?
@@ -46,6 +50,13 @@ public final class MeasurementProbes: @unchecked Sendable {
         public var keyframeRequests = 0
         /// Set-up steps of the call in ms: offerToAnswer, answerToConnected, connectedToFirstFrame.
         public var setupMs: [String: Double] = [:]
+        /// Each frame shown with a readable stamp and sequence number, in the
+        /// order shown (the first `frameLimit`): what a benchmark needs to
+        /// count against the frames the door drew and to take percentiles
+        /// over frames of several calls.
+        public var frames: [ShownFrame] = []
+        /// When these figures were taken (monotonic ms).
+        public var measuredAtMs = 0
 
         public var intactPercent: Double { framesSent > 0 ? Double(framesIntact) * 100 / Double(framesSent) : 0 }
 
@@ -60,7 +71,22 @@ public final class MeasurementProbes: @unchecked Sendable {
             fields["longestFreezeAfterStartMs"] = (longestFreezeAfterStartMs * 10).rounded() / 10
             fields["keyframeRequests"] = keyframeRequests
             fields["setupMs"] = setupMs.mapValues { ($0 * 10).rounded() / 10 }
+            fields["frames"] = ["sequence": frames.map(\.sequence), "shownAtMs": frames.map(\.shownAtMs), "ageMs": frames.map(\.ageMs)]
+            fields["measuredAtMs"] = measuredAtMs
             return fields
+        }
+    }
+
+    /// One frame shown: the door's sequence number, when (monotonic ms) and its stamp's age (ms).
+    public struct ShownFrame: Equatable, Sendable {
+        public var sequence: Int
+        public var shownAtMs: Int
+        public var ageMs: Int
+
+        public init(sequence: Int, shownAtMs: Int, ageMs: Int) {
+            self.sequence = sequence
+            self.shownAtMs = shownAtMs
+            self.ageMs = ageMs
         }
     }
 
@@ -105,6 +131,8 @@ public final class MeasurementProbes: @unchecked Sendable {
         let start = (shown.first?.0 ?? 0) + 3_000_000
         summary.longestFreezeAfterStartMs = Self.continuity(shown.filter { $0.0 >= start }).longestFreezeMs
         summary.keyframeRequests = keyframeRequests()
+        summary.frames = shownFrames
+        summary.measuredAtMs = Int(g_get_monotonic_time() / 1000)
         return summary
     }
 
@@ -190,7 +218,12 @@ public final class MeasurementProbes: @unchecked Sendable {
             let now = g_get_monotonic_time()
             self.lock.lock()
             if let age { self.glassToGlass.append((now, age)) } else { self.unreadableStamps += 1 }
-            if age != nil, let sequence = stamp?.sequence { self.shown.append((now, sequence)) }
+            if let age, let sequence = stamp?.sequence {
+                self.shown.append((now, sequence))
+                if self.shownFrames.count < Self.frameLimit {
+                    self.shownFrames.append(ShownFrame(sequence: sequence, shownAtMs: Int(now / 1000), ageMs: Int(age)))
+                }
+            }
             self.lock.unlock()
             return GST_PAD_PROBE_OK
         }

@@ -2,15 +2,18 @@ import C1nkDoor
 import C1nkGLib
 import C1nkLocal
 import C1nkMedia
+import C1nkProbes
 
 /// The door of a benchmarked call: the simulated door (its uplink in a relay
 /// of its own), or headless Chromium, whose uplink is the server's relay.
 final class BenchDoor {
     let simulated: SimulatedDoor?
-    private let browserDoor: BrowserDoor?
+    let browserDoor: BrowserDoor?
     private let relay: MediaRelay?
     /// The door encoder's target as it moved: (monotonic seconds, kbit/s).
     private var targets: [(time: Double, kbps: Int)] = []
+    /// What the simulated door's camera stamped in this call (its session is gone once the call ends).
+    private(set) var stamped: StampedFrames?
 
     init(browser: Bool, server: SignalServer, media: DoorMediaSession.Options) throws {
         if browser {
@@ -49,6 +52,7 @@ final class BenchDoor {
     /// session is gone once the call ends).
     func sample() {
         if let rates = simulated?.encoderRates, !rates.isEmpty { targets = rates }
+        if let frames = simulated?.stampedFrames { stamped = frames }
     }
 
     /// Frames the browser's encoder skipped since its first one was sent.

@@ -19,6 +19,8 @@ struct BenchOptions {
     /// `--screens WxH`: the answerer draws the wall display at this size.
     var screens: String?
     var idleSeconds: Double = 60
+    /// `--idle-only`: only the idle rows (with the web page and MQTT off and on).
+    var idleOnly = false
     var scaleMax = 4
     /// `--scale`: only the scale section; `--scale-pipeline`: which answerers.
     var scaleOnly = false
@@ -79,7 +81,9 @@ struct BenchOptions {
                             while idle (compare with a run without it for the UI's cost)
       --jitter MS           the door delays each frame by a random 0…MS ms (a jittery link)
       --pipeline NAME|FILE  the answerer's pipeline (default display)
-      --idle S              seconds to watch an idle answerer; 0 skips (default 60)
+      --idle S              seconds to watch an idle answerer (the signaling ping is every 25 s); 0 skips
+                            (default 60); once plain, once with --web-port and --mqtt (a local mosquitto)
+      --idle-only           only the idle rows
       --scale-max N         up to N calls at once (steps 1, 2, 4, 8, 16, 32, 50, 60, N; a section
                             stops at the first step where a call keeps < 95 % of its frames),
                             pre-encoded doors; 0 skips (default 4)
@@ -174,6 +178,7 @@ struct BenchOptions {
                 guard parts.count == 2 else { throw ArgumentReader.UsageError("--screens takes WIDTHxHEIGHT such as 1280x800, not '\(value)'") }
                 options.screens = value
             case "--idle": options.idleSeconds = try reader.number(for: option)
+            case "--idle-only": options.idleOnly = true
             case "--scale-max": options.scaleMax = try reader.integer(for: option)
             case "--scale":
                 options.scaleOnly = true

@@ -52,6 +52,9 @@ struct CallFigures: Codable {
     /// Frames the browser drew but its encoder chose not to send (it lowers
     /// its frame rate to fit its target): not counted as sent.
     var framesSkippedByDoor: Int?
+    /// Intact against the frames the door drew (`FrameWindow`), and each of those frames' age (ms).
+    var drawnFrames: FrameTally?
+    var drawnFrameAgesMs: [Double]?
 }
 
 /// Runs one real call: a local server and a stamping door in this process,
@@ -171,6 +174,7 @@ struct CallBenchmark {
             figures.encoderKbps = door.encoderKbpsEachSecond(from: mediaStart)
             figures.estimateKbps = door.estimateKbpsEachSecond(from: mediaStart)
             figures.framesSkippedByDoor = door.framesSkippedByEncoder
+            figures.countDrawnFrames(door: door, shown: ShownFrames(measurements))
             if let uplink = door.uplink {
                 figures.queueDelayMs = LatencyStats(uplink.queueDelays.map { $0 * 1000 })
                 figures.uplinkDropped = uplink.dropped

@@ -126,7 +126,7 @@ struct HomeBenchmark {
 }
 
 /// An anonymous `mosquitto` on a free loopback port, ended by its process id.
-private final class LocalBroker {
+final class LocalBroker {
     let port: Int
     private let process = Process()
 

@@ -9,6 +9,8 @@ struct BenchReport: Codable {
     var jitter: Int
     var calls: [CallFigures]
     var idle: IdleFigures?
+    /// The same with the web page and MQTT on.
+    var idleWithWebAndMQTT: IdleFigures? = nil
     var scale: ScaleFigures?
     var network: NetworkFigures?
     var audio: AudioFigures? = nil
@@ -36,6 +38,9 @@ struct BenchReport: Codable {
         func ratio(_ a: Double, _ b: Double?) -> String {
             guard let b, b > 0 else { return "—" }
             return String(format: "%.2f×", a / b)
+        }
+        if idle != nil, calls.isEmpty {
+            return (["c1nk-gst benchmark — \(machine)"] + idleLines()).joined(separator: "\n")
         }
         if let uplink, calls.isEmpty {
             return (["c1nk-gst benchmark — \(machine)", ""] + uplink.table()).joined(separator: "\n")
@@ -82,17 +87,21 @@ struct BenchReport: Codable {
                 lines.append(String(format: "  wall display threads during the %@ %dx%d call: %.2f %% of a core", call.codec, call.width, call.height, display))
             }
         }
-        if let idle {
-            lines.append("")
-            lines.append(String(format: "idle, connected, %.0f s: CPU %.2f %% of a core, RSS %.1f MB (%.1f MB private), %.2f wake-ups/s",
-                                idle.seconds, idle.cpuPercent, idle.rssMB, idle.privateRSSMB, idle.wakeupsPerSecond))
-            if let display = idle.displayCPUPercent {
-                lines.append(String(format: "  wall display threads while idle: %.2f %% of a core", display))
-            }
-        }
+        lines += idleLines()
         if let scale { lines += scale.tableLines() }
         if let audio { lines += audio.tableLines() }
         return lines.joined(separator: "\n")
+    }
+
+    /// The idle rows: plain, and with the web page and MQTT on.
+    func idleLines() -> [String] {
+        guard let idle else { return [] }
+        var lines = ["", IdleBenchmark.line(idle)]
+        if let display = idle.displayCPUPercent {
+            lines.append(String(format: "  wall display threads while idle: %.2f %% of a core", display))
+        }
+        if let idleWithWebAndMQTT { lines.append(IdleBenchmark.line(idleWithWebAndMQTT)) }
+        return lines
     }
 
     private func pad(_ text: String, _ width: Int = 6) -> String {

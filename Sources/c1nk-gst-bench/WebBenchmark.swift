@@ -20,13 +20,14 @@ struct WebFigures: Codable, PrettyJSON {
     var codec = "VP8"
     /// Ring (the door's `ring`) → the first frame presented in the page.
     var ringToFirstFrameMs: LatencyStats
+    /// Over the frames of every call, as the page showed them and at video-out.
     var browserGlassToGlassMs: LatencyStats
-    /// One sample a call: that call's p50 at video-out (the answerer reports no per-frame ages).
     var wallGlassToGlassMs: LatencyStats
     /// The door's stamp's age when Chromium received the frame.
     var browserReceivedMs: LatencyStats
-    /// Stamped frames the page presented per second of the calls' measured time (the door draws 30).
-    var shownFramesPerSecond = 0.0
+    /// The door's frames drawn while measuring (every call), shown intact in the page and at video-out.
+    var pageFrames: FrameTally
+    var wallFrames: FrameTally
     var goalRingToFirstFrameMs = 300.0
     var goalRatio = 1.5
 
@@ -35,12 +36,16 @@ struct WebFigures: Codable, PrettyJSON {
         return """
             Web page (\(runs) calls, \(codec) 640x480, headless Chromium on loopback)
             ring → first frame in the page: p50 \(Int(ringToFirstFrameMs.p50)) ms, max \(Int(ringToFirstFrameMs.max)) ms (goal ≤ \(Int(goalRingToFirstFrameMs)) ms)
-            glass-to-glass, page: p50 \(Int(browserGlassToGlassMs.p50)) ms, p95 \(Int(browserGlassToGlassMs.p95)) ms (\(browserGlassToGlassMs.count) frames, \(String(format: "%.1f", shownFramesPerSecond)) fps shown)
+            glass-to-glass, page: p50 \(Int(browserGlassToGlassMs.p50)) ms, p95 \(Int(browserGlassToGlassMs.p95)) ms (\(browserGlassToGlassMs.count) frames)
               of which door → received by Chromium: p50 \(Int(browserReceivedMs.p50)) ms, p95 \(Int(browserReceivedMs.p95)) ms (\(browserReceivedMs.count) frames); Chromium's own: the rest
-            glass-to-glass, video-out (the wall), over the \(wallGlassToGlassMs.count) calls' own p50s (not frames): median \(Int(wallGlassToGlassMs.p50)) ms, highest \(Int(wallGlassToGlassMs.max)) ms
+            glass-to-glass, video-out (the wall): p50 \(Int(wallGlassToGlassMs.p50)) ms, p95 \(Int(wallGlassToGlassMs.p95)) ms (\(wallGlassToGlassMs.count) frames)
+            intact, of the \(pageFrames.drawn) frames the door drew while measuring: page \(Self.percent(pageFrames)) at \(Self.fps(pageFrames)) fps shown; wall \(Self.percent(wallFrames)) at \(Self.fps(wallFrames)) fps
             page / wall at p50: \(String(format: "%.1f", ratio))× (goal ≤ \(goalRatio)×)
             """
     }
+
+    static func percent(_ tally: FrameTally) -> String { String(format: "%.1f %%", tally.intactPercent) + " (\(tally.intact))" }
+    static func fps(_ tally: FrameTally) -> String { String(format: "%.1f", tally.shownPerSecond) }
 }
 
 struct WebBenchmark {
@@ -50,23 +55,27 @@ struct WebBenchmark {
     /// Each presented frame's stamp age (ms) and the time of each new stream's first frame (unix ms).
     static func probe(offset: Double) -> String {
         """
-        window.__bench = { first: [], ages: [], received: [], measure: false };
+        window.__bench = { first: [], frames: [], measure: false };
         (() => { const offset = \(offset), mask = (1 << 24) - 1; let last = null;
           function age(v, now, meta) {
             const w = v.videoWidth, h = v.videoHeight; if (!w) return;
             const c = age.canvas || (age.canvas = document.createElement('canvas')); c.width = w; c.height = h;
             const g = c.getContext('2d', { willReadFrequently: true }); g.drawImage(v, 0, 0, w, h);
-            const bw = Math.floor(w / 28), img = g.getImageData(0, h - 32 + 6, w, 4).data;
-            const bit = (b) => { let s = 0; const x0 = b * bw + Math.floor(bw / 2) - 2;
-              for (let y = 0; y < 4; y++) for (let x = x0; x < x0 + 4; x++) { const i = (y * w + x) * 4; s += (img[i] + img[i + 1] + img[i + 2]) / 3; }
-              return s / 16 > 128; };
-            if (!bit(0) || bit(1)) return; let n = 0; for (let b = 2; b < 26; b++) n = n * 2 + (bit(b) ? 1 : 0);
+            const bw = Math.floor(w / 28);
+            // One row of the door's stamp (FrameStamp): the time at h - 32, the sequence number 24 rows above.
+            const row = (top) => { const img = g.getImageData(0, top + 6, w, 4).data;
+              const bit = (b) => { let s = 0; const x0 = b * bw + Math.floor(bw / 2) - 2;
+                for (let y = 0; y < 4; y++) for (let x = x0; x < x0 + 4; x++) { const i = (y * w + x) * 4; s += (img[i] + img[i + 1] + img[i + 2]) / 3; }
+                return s / 16 > 128; };
+              if (!bit(0) || bit(1)) return null; let n = 0; for (let b = 2; b < 26; b++) n = n * 2 + (bit(b) ? 1 : 0); return n; };
+            const n = row(h - 32), sequence = row(h - 56); if (n === null || sequence === null) return;
             const at = (t) => ((Math.floor(performance.timeOrigin + t - offset) & mask) - n) & mask;
             // The frame's expected display time: the callback's `now` is the
             // start of the rendering frame, which a frame shown at once may
             // have arrived after.
-            const a = at(meta && meta.expectedDisplayTime ? meta.expectedDisplayTime : now); if (a < 10000) window.__bench.ages.push(a);
-            if (meta && meta.receiveTime) { const r = at(meta.receiveTime); if (r < 10000) window.__bench.received.push(r); } }
+            const a = at(meta && meta.expectedDisplayTime ? meta.expectedDisplayTime : now); if (a >= 10000) return;
+            const r = meta && meta.receiveTime ? at(meta.receiveTime) : -1;
+            window.__bench.frames.push([sequence, a, r < 10000 ? r : -1]); }
           function frame(v, stream) { v.requestVideoFrameCallback((now, meta) => {
               if (v.srcObject !== stream) return;
               if (!stream.__first) { stream.__first = true; window.__bench.first.push(performance.timeOrigin + now); }
@@ -114,7 +123,7 @@ struct WebBenchmark {
         guard MainContext.run(timeout: 10, until: { page.string("document.body.dataset.state") == "idle" }) else { throw BenchError("no login") }
         MainContext.spin(1)
         var firstFrames: [Double] = [], ages: [Double] = [], received: [Double] = [], wall: [Double] = []
-        var measuredSeconds = 0.0
+        var pageTallies: [FrameTally] = [], wallTallies: [FrameTally] = []
         let runs = max(3, options.repeats)
         for run in 1...runs {
             progress("web page: call \(run)/\(runs)…")
@@ -126,25 +135,41 @@ struct WebBenchmark {
             }
             let first = (try page.evaluate("window.__bench.first[\(before)]") as? Double) ?? rang
             firstFrames.append(first - rang)
-            try page.evaluate("document.getElementById('accept').click(); window.__bench.ages = []; window.__bench.received = []; window.__bench.measure = true")
-            let measuring = Date()
+            guard let stamped = door.stampedFrames else { throw BenchError("the door's camera stamps no frames") }
+            try page.evaluate("document.getElementById('accept').click(); window.__bench.frames = []; window.__bench.measure = true")
+            // The door's frames drawn while measuring, each counted in the page and at the wall; the
+            // page keeps reading a second longer, for the last of them on their way.
+            let firstDrawn = stamped.count + 1
             MainContext.spin(options.duration)
+            let lastDrawn = stamped.count
+            MainContext.spin(1)
             try page.evaluate("window.__bench.measure = false")
-            measuredSeconds += Date().timeIntervalSince(measuring)
-            ages += (try page.evaluate("window.__bench.ages") as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
-            received += (try page.evaluate("window.__bench.received") as? [Any] ?? []).compactMap { ($0 as? NSNumber)?.doubleValue }
+            guard lastDrawn > firstDrawn, let start = stamped.time(of: firstDrawn), let end = stamped.time(of: lastDrawn) else {
+                throw BenchError("the door drew no frames while measuring")
+            }
+            let window = firstDrawn...lastDrawn
+            let seconds = Double(end - start) / 1_000_000 * Double(window.count) / Double(window.count - 1)
+            let frames = (try page.evaluate("window.__bench.frames") as? [Any] ?? []).compactMap { ($0 as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } }
+                .filter { $0.count == 3 && window.contains(Int($0[0])) }
+            pageTallies.append(FrameTally(window: window, seconds: seconds, shown: frames.map { Int($0[0]) }))
+            ages += frames.map { $0[1] }
+            received += frames.map { $0[2] }.filter { $0 >= 0 }
             let ended = Self.count("ended", in: events)
             try page.evaluate("document.getElementById('hangup').click()")
             guard MainContext.run(timeout: 10, until: { Self.count("ended", in: events) > ended && page.string("document.body.dataset.state") == "idle" }) else {
                 throw BenchError("the call did not end")
             }
-            _ = MainContext.run(timeout: 5) { Self.lastMeasurement(in: events, call: run) != nil }
-            if let p50 = Self.lastMeasurement(in: events, call: run) { wall.append(p50) }
+            _ = MainContext.run(timeout: 5) { ShownFrames.all(inEventsFile: events).count >= run }
+            let shown = ShownFrames.all(inEventsFile: events)
+            if shown.count >= run {
+                wall += shown[run - 1].ages(in: window)
+                wallTallies.append(shown[run - 1].tally(window, seconds: seconds))
+            }
             MainContext.spin(1)
         }
         return WebFigures(runs: runs, codec: doorOptions.media.codec == .h264 ? "H.264" : "VP8", ringToFirstFrameMs: LatencyStats(firstFrames), browserGlassToGlassMs: LatencyStats(ages),
                           wallGlassToGlassMs: LatencyStats(wall), browserReceivedMs: LatencyStats(received),
-                          shownFramesPerSecond: measuredSeconds > 0 ? Double(ages.count) / measuredSeconds : 0)
+                          pageFrames: FrameTally(pooling: pageTallies), wallFrames: FrameTally(pooling: wallTallies))
     }
 
     static func setPassword(_ path: String) throws {
@@ -169,14 +194,6 @@ struct WebBenchmark {
     }
 
     static func count(_ event: String, in path: String) -> Int { lines(path).filter { $0["event"] as? String == event }.count }
-
-    /// The glass-to-glass p50 at video-out of the `call`-th call's `measurements` event.
-    static func lastMeasurement(in path: String, call: Int) -> Double? {
-        let measured = lines(path).filter { $0["event"] as? String == "measurements" }
-        guard measured.count >= call else { return nil }
-        return ((measured[call - 1]["glassToGlassSteadyMs"] as? [String: Any])?["p50"] as? NSNumber)?.doubleValue
-            ?? ((measured[call - 1]["glassToGlassMs"] as? [String: Any])?["p50"] as? NSNumber)?.doubleValue
-    }
 
     static func realtimeMinusMonotonic() -> Double {
         var real = timespec(), monotonic = timespec()

@@ -73,7 +73,7 @@ do {
         report.wallLatency = try WallLatencyBenchmark(options: options, sizes: sizes).run(progress: progress)
         printReport()
     }
-    for codec in options.codecs {
+    for codec in options.codecs where !options.idleOnly {
         for (width, height) in options.resolutions {
             progress("call: \(codec.rawValue) \(width)x\(height)…")
             let bench = BenchCase(codec: codec, width: width, height: height)
@@ -84,8 +84,10 @@ do {
         }
     }
     if options.idleSeconds > 0 {
-        progress("idle answerer for \(Int(options.idleSeconds)) s…")
+        progress("idle answerer for \(Int(options.idleSeconds)) s, then again with --web-port and --mqtt…")
         report.idle = try IdleBenchmark(seconds: options.idleSeconds, arguments: options.screenArguments).run()
+        report.idleWithWebAndMQTT = try IdleBenchmark(seconds: options.idleSeconds, arguments: options.screenArguments, webAndMQTT: true).run()
+        if options.idleOnly { printReport() }
     }
     if options.scaleMax > 0 {
         progress("calls at once, up to \(options.scaleMax)…")
