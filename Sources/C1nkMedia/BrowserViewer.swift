@@ -190,8 +190,9 @@ public final class BrowserViewer {
             throw MediaError.negotiation("webrtcbin refused the door's \(media) for the browser's m-line \(line.index)")
         }
         if media == "video" {
-            // The browser's NACKs answered from webrtcbin's send buffer (RTX when the browser offered it).
-            GObjectReference(property: "transceiver", of: sink.object)?.set("do-nack", fromString: "true")
+            // No `do-nack` on this transceiver yet: with it, webrtcbin 1.22 sends
+            // a VP8 door's video that two Chromium viewers never decode
+            // (WebPageTests); repair is the keyframe request below.
             if let out = depay.staticPad("src") {
                 let tap = self.tap
                 keyframes.attach(to: out) { tap.requestKeyframe() }

@@ -1,0 +1,44 @@
+import C1nkGLib
+import XCTest
+@testable import C1nkMedia
+
+/// A browser's keyframe requests on their way to the door: held frames until
+/// the keyframe, and the call's pace whatever the viewers ask.
+final class ViewerKeyframeTests: XCTestCase {
+    func testAViewerGetsNoDeltaFrameUntilTheKeyframeAfterItsStartOrARequest() {
+        let keyframes = ViewerKeyframes()
+        XCTAssertFalse(keyframes.pass(isKeyframe: false), "at the start the viewer waits for a keyframe")
+        XCTAssertTrue(keyframes.pass(isKeyframe: true))
+        XCTAssertTrue(keyframes.pass(isKeyframe: false), "after the keyframe, the delta frames go")
+        XCTAssertTrue(keyframes.asked(), "the first request is posted")
+        XCTAssertFalse(keyframes.asked(), "a second one waits for the first, not beside it")
+        XCTAssertFalse(keyframes.pass(isKeyframe: false), "after a request, delta frames are held")
+        XCTAssertFalse(keyframes.pass(isKeyframe: false))
+        XCTAssertTrue(keyframes.pass(isKeyframe: true))
+        XCTAssertTrue(keyframes.pass(isKeyframe: false))
+        XCTAssertEqual(keyframes.requests.value.load(ordering: .relaxed), 2)
+        XCTAssertEqual(keyframes.held.value.load(ordering: .relaxed), 3)
+    }
+
+    func testAFloodOfRequestsReachesTheDoorAtTheCallsPaceAndNoneIsLost() {
+        var clock = 100.0
+        var sent = 0
+        let pacer = KeyframePacer(interval: 0.2, now: { clock }) { sent += 1 }
+        pacer.request()
+        XCTAssertEqual(sent, 1, "the first request goes at once")
+        // A hundred requests a second for one second, from ten viewers.
+        let start = MainContext.monotonicSeconds()
+        var asked = 0
+        while MainContext.monotonicSeconds() - start < 1.0 {
+            clock = 100.0 + (MainContext.monotonicSeconds() - start)
+            for _ in 0..<10 { pacer.request(); asked += 1 }
+            MainContext.spin(0.01)
+        }
+        clock = 102
+        MainContext.spin(0.3)
+        XCTAssertGreaterThan(asked, 200)
+        XCTAssertLessThanOrEqual(sent, 1 + Int(1.0 / 0.2) + 2, "at most one request per interval reaches the door")
+        XCTAssertGreaterThanOrEqual(sent, 3, "requests inside an interval are sent at its end, not dropped")
+        pacer.cancel()
+    }
+}
