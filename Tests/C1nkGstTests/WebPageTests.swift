@@ -123,7 +123,7 @@ final class WebPageTests: XCTestCase {
         // The door's own frames, read back from the page's pixels: fresh, and moving on.
         var first: (age: Double, sequence: Int)?
         waitUntil("a stamped frame read back from the page") { first = Self.stamp(winner); return first != nil }
-        waitUntil("a later stamped frame") { (Self.stamp(winner)?.sequence ?? 0) > (first?.sequence ?? .max) + 10 }
+        waitUntil("a later stamped frame") { (Self.stamp(winner)?.sequence ?? 0) > ((first?.sequence).map { $0 + 10 } ?? .max) }
         XCTAssertLessThan(try XCTUnwrap(first).age, 2000, "the frame on the page was captured moments ago")
 
         try winner.evaluate("document.getElementById('open').click()")
