@@ -53,15 +53,19 @@ public final class DevToolsBrowser {
     private var nextId = 0
     private var replies: [Int: [String: Any]] = [:]
     private let connector: WebSocketConnector
+    private var forward: NamespaceForward?
 
-    public init(extraFlags: [String] = []) throws {
+    /// A browser; in `network`'s namespace when given (a phone on its own
+    /// network), with DevTools reached through its loopback there.
+    public init(extraFlags: [String] = [], network: PhoneNetwork? = nil) throws {
         guard let executable = BrowserDoor.executable else { throw DevToolsError("headless Chromium is not installed: apt-get install chromium") }
         try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
         connector = try WebSocketConnector(trustedCAFile: nil)
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = BrowserDoor.flags(profile: profile) + ["--remote-debugging-port=0", "--ignore-certificate-errors",
-                                                                    "--window-size=800,1000", "--use-fake-device-for-media-stream",
-                                                                    "--use-fake-ui-for-media-stream"] + extraFlags + ["about:blank"]
+        let command = (network?.commandPrefix ?? []) + [executable]
+        process.executableURL = URL(fileURLWithPath: command[0])
+        process.arguments = Array(command.dropFirst()) + BrowserDoor.flags(profile: profile)
+            + ["--remote-debugging-port=0", "--ignore-certificate-errors", "--window-size=800,1000",
+               "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"] + extraFlags + ["about:blank"]
         let log = profile + "/stderr"
         FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: log)
@@ -76,7 +80,16 @@ public final class DevToolsBrowser {
             }
             return url != nil || !self.process.isRunning
         }
-        guard let url else { stop(); throw DevToolsError("Chromium said no DevTools address") }
+        guard var url else { stop(); throw DevToolsError("Chromium said no DevTools address") }
+        if let network {
+            guard let address = URLComponents(string: url), let port = address.port.flatMap({ UInt16(exactly: $0) }),
+                  let forward = try? NamespaceForward(namespace: network.name, port: port) else {
+                stop()
+                throw DevToolsError("cannot reach DevTools in \(network.name)")
+            }
+            self.forward = forward
+            url = url.replacingOccurrences(of: ":\(port)/", with: ":\(forward.port)/")
+        }
         var result: Result<WebSocketConnection, GLibError>?
         connector.connect(to: url) { result = $0 }
         _ = MainContext.run(timeout: 10) { result != nil }
@@ -104,6 +117,8 @@ public final class DevToolsBrowser {
     public func stop() {
         socket?.close()
         socket = nil
+        forward?.stop()
+        forward = nil
         if process.isRunning {
             let pid = process.processIdentifier
             if kill(-pid, SIGTERM) != 0 { kill(pid, SIGTERM) }

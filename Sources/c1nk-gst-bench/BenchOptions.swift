@@ -37,6 +37,8 @@ struct BenchOptions {
     var wallLatency = false
     /// `--web`: only the web page (ring → first frame in the browser, glass-to-glass there and at the wall).
     var web = false
+    /// `--web-phone`: the web page with the browser as a phone on an impaired network of its own.
+    var webPhone = false
     /// `--main-loop`: only how late the answerer's main context runs under the web, MQTT and viewer load.
     var mainLoop = false
     /// `--rtsp`: only the RTSP restream's glass-to-glass against the wall's, and its CPU with 0, 1 and 20 clients.
@@ -111,6 +113,10 @@ struct BenchOptions {
                             calls of --duration (default 6 s): ring → first frame presented in the page, and
                             glass-to-glass at the page beside the same call's at video-out (the wall).
                             Goals: ≤ 300 ms, and ≤ 1.5× the wall
+      --web-phone           the same with the browser as a phone in a network namespace of its own (root),
+                            one row each: clean, 3 % and 10 % loss, bursts of 5, a 3 s drop-out, a 2 Mbit/s
+                            cap, jitter 30 ± 20 ms; adds Chromium's freezes, jitter buffer and NACKs, and
+                            how soon the picture is back after the drop-out
       --main-loop           only the answerer's main loop under load: during a call, wrong-password logins at
                             50/s from 10 loopback addresses, an MQTT broker name that does not resolve,
                             10 web viewers hung up and a 1 GB recording downloaded at once; how late a 10 ms
@@ -200,6 +206,7 @@ struct BenchOptions {
                 options.uplink = true
                 options.uplinkBrowser = true
             case "--web": options.web = true
+            case "--web-phone": options.webPhone = true
             case "--main-loop": options.mainLoop = true
             case "--home": options.home = true
             case "--network": options.network = true

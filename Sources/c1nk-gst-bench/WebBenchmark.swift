@@ -28,6 +28,14 @@ struct WebFigures: Codable, PrettyJSON {
     /// The door's frames drawn while measuring (every call), shown intact in the page and at video-out.
     var pageFrames: FrameTally
     var wallFrames: FrameTally
+    /// Chromium's own view of the calls' video (`getStats`), summed over the calls.
+    var pageStats = PageVideoStats()
+    /// The phone's network (`--web-phone`), nil on loopback.
+    var network: String?
+    /// A drop-out's end → the first frame the page showed after it, one per call.
+    var recoveryMs: LatencyStats?
+    /// Packets the phone's network dropped for loss (both ways), by nftables' count.
+    var droppedPackets: Int?
     var goalRingToFirstFrameMs = 300.0
     var goalRatio = 1.5
 
@@ -41,6 +49,7 @@ struct WebFigures: Codable, PrettyJSON {
             glass-to-glass, video-out (the wall): p50 \(Int(wallGlassToGlassMs.p50)) ms, p95 \(Int(wallGlassToGlassMs.p95)) ms (\(wallGlassToGlassMs.count) frames)
             intact, of the \(pageFrames.drawn) frames the door drew while measuring: page \(Self.percent(pageFrames)) at \(Self.fps(pageFrames)) fps shown; wall \(Self.percent(wallFrames)) at \(Self.fps(wallFrames)) fps
             page / wall at p50: \(String(format: "%.1f", ratio))× (goal ≤ \(goalRatio)×)
+            Chromium: \(pageStats.summary)
             """
     }
 
@@ -55,7 +64,10 @@ struct WebBenchmark {
     /// Each presented frame's stamp age (ms) and the time of each new stream's first frame (unix ms).
     static func probe(offset: Double) -> String {
         """
-        window.__bench = { first: [], frames: [], measure: false };
+        window.__bench = { first: [], frames: [], measure: false, pcs: [] };
+        (() => { const Original = window.RTCPeerConnection; if (!Original) return;
+          window.RTCPeerConnection = function (...args) { const pc = new Original(...args); window.__bench.pcs.push(pc); return pc; };
+          window.RTCPeerConnection.prototype = Original.prototype; })();
         (() => { const offset = \(offset), mask = (1 << 24) - 1; let last = null;
           function age(v, now, meta) {
             const w = v.videoWidth, h = v.videoHeight; if (!w) return;
@@ -75,7 +87,8 @@ struct WebBenchmark {
             // have arrived after.
             const a = at(meta && meta.expectedDisplayTime ? meta.expectedDisplayTime : now); if (a >= 10000) return;
             const r = meta && meta.receiveTime ? at(meta.receiveTime) : -1;
-            window.__bench.frames.push([sequence, a, r < 10000 ? r : -1]); }
+            const shownAt = Math.round(performance.timeOrigin + (meta && meta.expectedDisplayTime ? meta.expectedDisplayTime : now));
+            window.__bench.frames.push([sequence, a, r < 10000 ? r : -1, shownAt]); }
           function frame(v, stream) { v.requestVideoFrameCallback((now, meta) => {
               if (v.srcObject !== stream) return;
               if (!stream.__first) { stream.__first = true; window.__bench.first.push(performance.timeOrigin + now); }
@@ -86,7 +99,10 @@ struct WebBenchmark {
         """
     }
 
-    func run(progress: (String) -> Void) throws -> WebFigures {
+    /// `network`: the page's browser on a phone's network of its own, the
+    /// answerer gathering on its side of it too; `dropOut`: 3 s of nothing
+    /// on that network, 2 s into each call's measuring.
+    func run(progress: (String) -> Void, network: PhoneNetwork? = nil, dropOut: Bool = false) throws -> WebFigures {
         let server = try SignalServer()
         defer { server.stop() }
         var doorOptions = SimulatedDoor.Options(serverURL: server.url)
@@ -108,14 +124,15 @@ struct WebBenchmark {
             "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual", "--measure", "--events", events,
             "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
             "--audio-source", "audiotestsrc is-live=true", "--ringtone", "none", "--quiet",
-            "--web-port", String(port), "--web-password-file", directory + "/web-password"])
+            "--web-port", String(port), "--web-password-file", directory + "/web-password"]
+            + (network.map { ["--ice-local-ip", $0.hostAddress] } ?? []))
         defer { answerer.terminate() }
         guard MainContext.run(timeout: 15, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             throw BenchError("the answerer did not connect")
         }
-        let browser = try DevToolsBrowser()
+        let browser = try DevToolsBrowser(network: network)
         defer { browser.stop() }
-        let page = try browser.open("https://127.0.0.1:\(port)/", beforeLoad: Self.probe(offset: Self.realtimeMinusMonotonic()))
+        let page = try browser.open("https://\(network?.hostAddress ?? "127.0.0.1"):\(port)/", beforeLoad: Self.probe(offset: Self.realtimeMinusMonotonic()))
         guard MainContext.run(timeout: 15, until: { page.string("document.body.dataset.state") == "login" && page.string("String(document.getElementById('login').hidden)") == "false" }) else {
             throw BenchError("the page did not load")
         }
@@ -124,10 +141,12 @@ struct WebBenchmark {
         MainContext.spin(1)
         var firstFrames: [Double] = [], ages: [Double] = [], received: [Double] = [], wall: [Double] = []
         var pageTallies: [FrameTally] = [], wallTallies: [FrameTally] = []
+        var stats = PageVideoStats(), recoveries: [Double] = []
         let runs = max(3, options.repeats)
         for run in 1...runs {
             progress("web page: call \(run)/\(runs)…")
             let before = (try page.evaluate("window.__bench.first.length") as? Int) ?? 0
+            let connectionsBefore = (try page.evaluate("window.__bench.pcs.length") as? Int) ?? 0
             let rang = Date().timeIntervalSince1970 * 1000
             door.ring()
             guard MainContext.run(timeout: 10, until: { ((try? page.evaluate("window.__bench.first.length")) as? Int ?? 0) > before }) else {
@@ -140,7 +159,17 @@ struct WebBenchmark {
             // The door's frames drawn while measuring, each counted in the page and at the wall; the
             // page keeps reading a second longer, for the last of them on their way.
             let firstDrawn = stamped.count + 1
-            MainContext.spin(options.duration)
+            var linkBackAt: Double?
+            if dropOut, let network {
+                MainContext.spin(2)
+                try network.startDropOut()
+                MainContext.spin(3)
+                try network.endDropOut()
+                linkBackAt = Date().timeIntervalSince1970 * 1000
+                MainContext.spin(max(1, options.duration - 5))
+            } else {
+                MainContext.spin(options.duration)
+            }
             let lastDrawn = stamped.count
             MainContext.spin(1)
             try page.evaluate("window.__bench.measure = false")
@@ -149,8 +178,14 @@ struct WebBenchmark {
             }
             let window = firstDrawn...lastDrawn
             let seconds = Double(end - start) / 1_000_000 * Double(window.count) / Double(window.count - 1)
-            let frames = (try page.evaluate("window.__bench.frames") as? [Any] ?? []).compactMap { ($0 as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } }
-                .filter { $0.count == 3 && window.contains(Int($0[0])) }
+            let shownFrames = (try page.evaluate("window.__bench.frames") as? [Any] ?? []).compactMap { ($0 as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } }
+                .filter { $0.count == 4 }
+            let frames = shownFrames.filter { window.contains(Int($0[0])) }
+            if let linkBackAt {
+                // Never back: the whole rest of the call.
+                recoveries.append((shownFrames.map { $0[3] }.filter { $0 > linkBackAt }.min() ?? Date().timeIntervalSince1970 * 1000) - linkBackAt)
+            }
+            stats.add(try PageVideoStats.read(page, connectionsFrom: connectionsBefore))
             pageTallies.append(FrameTally(window: window, seconds: seconds, shown: frames.map { Int($0[0]) }))
             ages += frames.map { $0[1] }
             received += frames.map { $0[2] }.filter { $0 >= 0 }
@@ -169,7 +204,9 @@ struct WebBenchmark {
         }
         return WebFigures(runs: runs, codec: doorOptions.media.codec == .h264 ? "H.264" : "VP8", ringToFirstFrameMs: LatencyStats(firstFrames), browserGlassToGlassMs: LatencyStats(ages),
                           wallGlassToGlassMs: LatencyStats(wall), browserReceivedMs: LatencyStats(received),
-                          pageFrames: FrameTally(pooling: pageTallies), wallFrames: FrameTally(pooling: wallTallies))
+                          pageFrames: FrameTally(pooling: pageTallies), wallFrames: FrameTally(pooling: wallTallies),
+                          pageStats: stats, network: network.map { dropOut ? ($0.link == .clean ? "" : "\($0.link), ") + "a 3 s drop-out" : $0.link.description },
+                          recoveryMs: dropOut ? LatencyStats(recoveries) : nil)
     }
 
     static func setPassword(_ path: String) throws {

@@ -208,8 +208,8 @@ final class WebPageTests: XCTestCase {
     }
 
     /// A page of the answerer at `port`, logged in, with the door online.
-    static func loggedIn(_ browser: DevToolsBrowser, port: UInt16, door: SimulatedDoor) throws -> DevToolsBrowser.Page {
-        let phone = try browser.open("https://127.0.0.1:\(port)/")
+    static func loggedIn(_ browser: DevToolsBrowser, port: UInt16, door: SimulatedDoor, host: String = "127.0.0.1") throws -> DevToolsBrowser.Page {
+        let phone = try browser.open("https://\(host):\(port)/")
         waitUntil("the login form", timeout: 15) { phone.string("String(document.getElementById('login').hidden)") == "false" }
         try phone.evaluate("document.getElementById('password').value = '\(WebCommandTests.password)'; document.getElementById('login-form').requestSubmit()")
         waitUntil("logged in") { phone.string("document.body.dataset.state") == "idle" && door.isReady }
