@@ -67,6 +67,9 @@ public final class SimulatedDoor {
     public var encoderRates: [(time: Double, kbps: Int)] { peers.values.first?.encoderRates ?? [] }
     /// What the latest peer's camera stamped (with `media.stampTime`); kept by whoever holds it after the call.
     public var stampedFrames: StampedFrames? { peers.values.first?.stampedFrames }
+    /// An audio onset probe on the current call's `name` element (`door-mouth` in the door's own
+    /// `audioSource`, `heard-level` for what it hears), once a call runs.
+    public func onsetProbe(at name: String) -> AudioOnsetProbe? { peers.values.first?.onsetProbe(at: name) }
 
     public init(_ options: Options) throws {
         self.options = options

@@ -39,6 +39,8 @@ struct BenchOptions {
     var web = false
     /// `--web-phone`: the web page with the browser as a phone on an impaired network of its own.
     var webPhone = false
+    /// `--web-talk`: mouth-to-ear between the page and the door, both ways.
+    var webTalk = false
     /// `--main-loop`: only how late the answerer's main context runs under the web, MQTT and viewer load.
     var mainLoop = false
     /// `--rtsp`: only the RTSP restream's glass-to-glass against the wall's, and its CPU with 0, 1 and 20 clients.
@@ -117,6 +119,9 @@ struct BenchOptions {
                             one row each: clean, 3 % and 10 % loss, bursts of 5, a 3 s drop-out, a 2 Mbit/s
                             cap, jitter 30 ± 20 ms; adds Chromium's freezes, jitter buffer and NACKs, and
                             how soon the picture is back after the drop-out
+      --web-talk            only talk through the page: mouth-to-ear page → door and door → page with tone
+                            bursts (Chromium's fake microphone playing a file, the door's ticks), max(3, N)
+                            calls of --duration (default 6 s). Goal: ≤ 150 ms each way
       --main-loop           only the answerer's main loop under load: during a call, wrong-password logins at
                             50/s from 10 loopback addresses, an MQTT broker name that does not resolve,
                             10 web viewers hung up and a 1 GB recording downloaded at once; how late a 10 ms
@@ -207,6 +212,7 @@ struct BenchOptions {
                 options.uplinkBrowser = true
             case "--web": options.web = true
             case "--web-phone": options.webPhone = true
+            case "--web-talk": options.webTalk = true
             case "--main-loop": options.mainLoop = true
             case "--home": options.home = true
             case "--network": options.network = true

@@ -103,42 +103,12 @@ struct WebBenchmark {
     /// answerer gathering on its side of it too; `dropOut`: 3 s of nothing
     /// on that network, 2 s into each call's measuring.
     func run(progress: (String) -> Void, network: PhoneNetwork? = nil, dropOut: Bool = false) throws -> WebFigures {
-        let server = try SignalServer()
-        defer { server.stop() }
-        var doorOptions = SimulatedDoor.Options(serverURL: server.url)
-        doorOptions.media.ice = .loopback
-        doorOptions.media.stampTime = true
         // VP8 unless --codec h264 alone is asked for.
-        if options.codecs == [.h264] { doorOptions.media.codec = .h264 }
-        let door = try SimulatedDoor(doorOptions)
-        door.start()
-        defer { door.stop() }
-        let directory = NSTemporaryDirectory() + "c1nk-web-bench-" + UUID().uuidString.prefix(8)
-        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(atPath: directory) }
-        try Self.setPassword(directory + "/web-password")
-        let port = UInt16.random(in: 20_000...40_000)
-        let events = directory + "/events.jsonl"
-        setenv("XDG_STATE_HOME", directory, 1)
-        let answerer = try AnswererProcess.spawn([
-            "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual", "--measure", "--events", events,
-            "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
-            "--audio-source", "audiotestsrc is-live=true", "--ringtone", "none", "--quiet",
-            "--web-port", String(port), "--web-password-file", directory + "/web-password"]
-            + (network.map { ["--ice-local-ip", $0.hostAddress] } ?? []))
-        defer { answerer.terminate() }
-        guard MainContext.run(timeout: 15, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
-            throw BenchError("the answerer did not connect")
-        }
-        let browser = try DevToolsBrowser(network: network)
-        defer { browser.stop() }
-        let page = try browser.open("https://\(network?.hostAddress ?? "127.0.0.1"):\(port)/", beforeLoad: Self.probe(offset: Self.realtimeMinusMonotonic()))
-        guard MainContext.run(timeout: 15, until: { page.string("document.body.dataset.state") == "login" && page.string("String(document.getElementById('login').hidden)") == "false" }) else {
-            throw BenchError("the page did not load")
-        }
-        try page.evaluate("document.getElementById('password').value = '\(Self.password)'; document.getElementById('login-form').requestSubmit()")
-        guard MainContext.run(timeout: 10, until: { page.string("document.body.dataset.state") == "idle" }) else { throw BenchError("no login") }
-        MainContext.spin(1)
+        let h264 = options.codecs == [.h264]
+        let rig = try WebBenchRig(door: { if h264 { $0.media.codec = .h264 } }, network: network,
+                                  probe: Self.probe(offset: Self.realtimeMinusMonotonic()))
+        defer { withExtendedLifetime(rig) {} }
+        let door = rig.door, page = rig.page, events = rig.events
         var firstFrames: [Double] = [], ages: [Double] = [], received: [Double] = [], wall: [Double] = []
         var pageTallies: [FrameTally] = [], wallTallies: [FrameTally] = []
         var stats = PageVideoStats(), recoveries: [Double] = []
@@ -189,11 +159,7 @@ struct WebBenchmark {
             pageTallies.append(FrameTally(window: window, seconds: seconds, shown: frames.map { Int($0[0]) }))
             ages += frames.map { $0[1] }
             received += frames.map { $0[2] }.filter { $0 >= 0 }
-            let ended = Self.count("ended", in: events)
-            try page.evaluate("document.getElementById('hangup').click()")
-            guard MainContext.run(timeout: 10, until: { Self.count("ended", in: events) > ended && page.string("document.body.dataset.state") == "idle" }) else {
-                throw BenchError("the call did not end")
-            }
+            try rig.hangUp()
             _ = MainContext.run(timeout: 5) { ShownFrames.all(inEventsFile: events).count >= run }
             let shown = ShownFrames.all(inEventsFile: events)
             if shown.count >= run {
@@ -202,7 +168,7 @@ struct WebBenchmark {
             }
             MainContext.spin(1)
         }
-        return WebFigures(runs: runs, codec: doorOptions.media.codec == .h264 ? "H.264" : "VP8", ringToFirstFrameMs: LatencyStats(firstFrames), browserGlassToGlassMs: LatencyStats(ages),
+        return WebFigures(runs: runs, codec: h264 ? "H.264" : "VP8", ringToFirstFrameMs: LatencyStats(firstFrames), browserGlassToGlassMs: LatencyStats(ages),
                           wallGlassToGlassMs: LatencyStats(wall), browserReceivedMs: LatencyStats(received),
                           pageFrames: FrameTally(pooling: pageTallies), wallFrames: FrameTally(pooling: wallTallies),
                           pageStats: stats, network: network.map { dropOut ? ($0.link == .clean ? "" : "\($0.link), ") + "a 3 s drop-out" : $0.link.description },

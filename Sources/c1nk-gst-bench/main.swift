@@ -55,6 +55,11 @@ do {
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
+    if options.webTalk {
+        let figures = try WebTalkBenchmark(options: withDefaultDuration(6)).run(progress: progress)
+        print(options.json ? figures.json : figures.table)
+        exit(0)
+    }
     if options.webPhone {
         let figures = try WebPhoneBenchmark(options: withDefaultDuration(6)).run(progress: progress)
         print(options.json ? figures.json : figures.table)

@@ -51,6 +51,19 @@ final class BenchmarkTests: XCTestCase {
         XCTAssertGreaterThan((audio["erleDB"] as? NSNumber)?.doubleValue ?? 0, 0, "echo reduced")
     }
 
+    /// `--web-talk`, briefly: the page's bursts are heard at the door and the door's in the page.
+    func testWebTalkMeasuresBothWays() throws {
+        guard FileManager.default.isExecutableFile(atPath: "/usr/bin/chromium") else { throw XCTSkip("headless Chromium is not installed") }
+        let command = try AnswerCommandTests.Command("c1nk-gst-bench", ["--web-talk", "--duration", "3", "--json"])
+        XCTAssertEqual(command.wait(timeout: 120), 0, command.stderr)
+        let figures = try XCTUnwrap(try JSONSerialization.jsonObject(with: Data(command.stdout.utf8)) as? [String: Any], command.stdout)
+        for key in ["pageToDoorMs", "doorToPageMs"] {
+            let stats = (figures[key] as? [String: Any] ?? [:]).compactMapValues { ($0 as? NSNumber)?.doubleValue }
+            XCTAssertGreaterThan(stats["count"] ?? 0, 1, "\(key): tone bursts matched")
+            XCTAssertGreaterThan(stats["p50"] ?? 0, 0, key)
+        }
+    }
+
     /// `--wall-latency` on one size: both calls read stamps at the screen.
     func testWallLatencyReadsStampsAtTheScreenWithAndWithoutTheDisplay() throws {
         let command = try AnswerCommandTests.Command("c1nk-gst-bench", ["--wall-latency", "--duration", "4", "--resolution", "640x480", "--json"])
