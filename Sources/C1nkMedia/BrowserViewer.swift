@@ -45,6 +45,11 @@ public final class BrowserViewer {
     /// How long a viewer whose browser's connection is interrupted waits for it to come back.
     public static let disconnectedWait = 10.0
     private var disconnectedGrace: GLibTimer?
+    /// Tests: an element webrtcbin puts between this viewer's RTX sender and
+    /// its transport (`request-aux-sender`, a floating reference), where RTP
+    /// is still plain: a lossy link toward the browser. Set before `start`.
+    var auxSender: (() -> gpointer?)?
+    private var auxSenderConnection: SignalConnection?
 
     /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
@@ -129,6 +134,9 @@ public final class BrowserViewer {
                 self.close("the browser's connection \(state == GST_WEBRTC_PEER_CONNECTION_STATE_FAILED ? "failed" : "ended")")
             default: break
             }
+        }
+        if let auxSender {
+            auxSenderConnection = SignalConnection.connectReturning(webrtc.webrtcbin.object, "request-aux-sender") { _ in auxSender() }
         }
         guard pipeline.setState(GST_STATE_PLAYING) else { return fail("the viewer's pipeline does not start") }
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: offerSDP) { [weak self] error in
@@ -258,6 +266,7 @@ public final class BrowserViewer {
         talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
+        auxSenderConnection?.disconnect()
         // Off the main context: ten viewers ended at a hang-up would hold it for each in a row.
         PipelineTeardown.release(pipeline)
         log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one)")
