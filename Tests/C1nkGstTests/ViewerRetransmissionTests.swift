@@ -44,7 +44,10 @@ final class ViewerRetransmissionTests: XCTestCase {
 
     func testAnH264ViewerResendsWhatTheBrowserLost() throws { try resends(codec: .h264) }
 
-    private func resends(codec: DoorMediaSession.VideoCodec) throws {
+    /// Two Chromium viewers of a VP8 door (which once decoded nothing with NACK on), each on a lossy link of its own.
+    func testTwoVP8ViewersEachResendWhatTheirBrowserLost() throws { try resends(codec: .vp8, viewers: 2) }
+
+    private func resends(codec: DoorMediaSession.VideoCodec, viewers count: Int = 1) throws {
         guard BrowserDoor.executable != nil else { throw XCTSkip("headless Chromium is not installed") }
         var door = DoorMediaSession.Options()
         door.codec = codec
@@ -55,61 +58,69 @@ final class ViewerRetransmissionTests: XCTestCase {
         defer { tap.stop() }
         waitUntil("the door's media flow to the tap") { tap.caps(for: "video") != nil }
 
-        // A page of a loopback origin (a secure context) to run the offer in.
+        // Pages of a loopback origin (a secure context) to run the offers in.
         let server = try WebTestServer.make(plainHTTP: true)
         defer { server.stop() }
         let browser = try DevToolsBrowser()
         defer { browser.stop() }
-        let page = try browser.open("http://127.0.0.1:\(server.port)/")
-        waitUntil("the page") { page.string("document.title") == "c1nk" && page.string("document.readyState") == "complete" }
-        let offer = try XCTUnwrap(page.evaluate(Self.offer) as? String)
-        let viewer = try BrowserViewer(id: "lossy", offer: offer, tap: tap, ice: .loopback)
-        defer { viewer.close("the test ended") }
-        let videoType = try XCTUnwrap(WHEPOffer(sdp: offer, videoCodec: tap.videoEncoding, videoProfile: tap.videoProfile).video).payloadType
-        // One video packet in twenty lost on its first send; retransmissions pass.
-        var impairment = NetworkImpairment()
-        impairment.lossPercent = 5
-        let link = ImpairedLink(impairment)
-        link.setPayloadTypes(video: [videoType], retransmission: [])
-        viewer.auxSender = { link.makeElement() }
-        var answer: String?
-        viewer.start { result in
-            switch result {
-            case .success(let sdp): answer = sdp
-            case .failure(let error): XCTFail("\(error)")
+        var viewers: [(page: DevToolsBrowser.Page, viewer: BrowserViewer, link: ImpairedLink)] = []
+        defer { for item in viewers { item.viewer.close("the test ended") } }
+        for index in 0..<count {
+            let page = try browser.open("http://127.0.0.1:\(server.port)/")
+            waitUntil("the page") { page.string("document.title") == "c1nk" && page.string("document.readyState") == "complete" }
+            let offer = try XCTUnwrap(page.evaluate(Self.offer) as? String)
+            let viewer = try BrowserViewer(id: "lossy\(index)", offer: offer, tap: tap, ice: .loopback)
+            let videoType = try XCTUnwrap(WHEPOffer(sdp: offer, videoCodec: tap.videoEncoding, videoProfile: tap.videoProfile).video).payloadType
+            // One video packet in twenty lost on its first send; retransmissions pass.
+            var impairment = NetworkImpairment()
+            impairment.lossPercent = 5
+            impairment.seed = UInt64(index + 1)
+            let link = ImpairedLink(impairment)
+            link.setPayloadTypes(video: [videoType], retransmission: [])
+            viewer.auxSender = { link.makeElement() }
+            viewers.append((page, viewer, link))
+            var answer: String?
+            viewer.start { result in
+                switch result {
+                case .success(let sdp): answer = sdp
+                case .failure(let error): XCTFail("\(error)")
+                }
             }
+            waitUntil("the viewer's answer") { answer != nil }
+            let sdp = try XCTUnwrap(answer)
+            // The answer's RTX: a payload type of its own whose apt is the video's.
+            let retransmission = Self.retransmissionTypes(sdp, for: videoType)
+            XCTAssertFalse(retransmission.isEmpty, "the answer has rtx/90000 with apt=\(videoType): \(sdp)")
+            XCTAssertTrue(sdp.contains("a=rtcp-fb:\(videoType) nack\r\n"), "the answer asks for NACKs on the video")
+            link.setPayloadTypes(video: [videoType], retransmission: Set(retransmission))
+            let json = try JSONSerialization.data(withJSONObject: ["type": "answer", "sdp": sdp])
+            _ = try page.evaluate("window.pc.setRemoteDescription(\(String(decoding: json, as: UTF8.self))).then(() => 'ok')")
         }
-        waitUntil("the viewer's answer") { answer != nil }
-        let sdp = try XCTUnwrap(answer)
-        // The answer's RTX: a payload type of its own whose apt is the video's.
-        let retransmission = Self.retransmissionTypes(sdp, for: videoType)
-        XCTAssertFalse(retransmission.isEmpty, "the answer has rtx/90000 with apt=\(videoType): \(sdp)")
-        XCTAssertTrue(sdp.contains("a=rtcp-fb:\(videoType) nack\r\n"), "the answer asks for NACKs on the video")
-        link.setPayloadTypes(video: [videoType], retransmission: Set(retransmission))
-        let json = try JSONSerialization.data(withJSONObject: ["type": "answer", "sdp": sdp])
-        _ = try page.evaluate("window.pc.setRemoteDescription(\(String(decoding: json, as: UTF8.self))).then(() => 'ok')")
 
-        var stats: [String: Any] = [:]
-        func count(_ key: String) -> Int { (stats[key] as? NSNumber)?.intValue ?? 0 }
-        waitUntil("the browser asked again for lost packets and got them", timeout: 20) {
-            stats = (try? JSONSerialization.jsonObject(with: Data(page.string(Self.videoStats).utf8))) as? [String: Any] ?? [:]
-            return count("nackCount") > 0 && count("retransmittedPacketsReceived") > 0 && count("framesDecoded") > 90
+        for (index, (page, viewer, link)) in viewers.enumerated() {
+            var stats: [String: Any] = [:]
+            func count(_ key: String) -> Int { (stats[key] as? NSNumber)?.intValue ?? 0 }
+            func read() { stats = (try? JSONSerialization.jsonObject(with: Data(page.string(Self.videoStats).utf8))) as? [String: Any] ?? [:] }
+            waitUntil("browser \(index) asked again for lost packets and got them", timeout: 20) {
+                read()
+                return count("nackCount") > 0 && count("retransmittedPacketsReceived") > 0 && count("framesDecoded") > 90
+            }
+            waitUntil("browser \(index)'s video element shows the frames") {
+                read()
+                return count("shown") > 60
+            }
+            let counted = link.counted
+            print("viewer retransmissions (\(codec), viewer \(index + 1) of \(viewers.count)): \(counted.videoDropped) of "
+                  + "\(counted.videoSent) video packets lost, \(counted.retransmissions) resent; the browser: \(count("nackCount")) NACKs, "
+                  + "\(count("retransmittedPacketsReceived")) retransmissions received, \(count("packetsLost")) packets lost, "
+                  + "\(count("framesDecoded")) frames decoded (\(count("keyFramesDecoded")) keyframes), \(count("freezeCount")) freezes, "
+                  + "\(count("pliCount")) PLIs; \(viewer.keyframeRequests) keyframe requests, \(viewer.framesHeldForKeyframe) frames held")
+            XCTAssertGreaterThan(counted.videoDropped, 0, "packets were lost on the way")
+            XCTAssertGreaterThan(counted.retransmissions, 0, "the viewer resent them as RTX")
+            XCTAssertGreaterThan(count("nackCount"), 0)
+            XCTAssertGreaterThan(count("retransmittedPacketsReceived"), 0)
+            XCTAssertNotEqual(stats["trackIdentifier"] as? String ?? "", "", "the video reaches the page's track")
         }
-        waitUntil("the video element shows the frames") {
-            stats = (try? JSONSerialization.jsonObject(with: Data(page.string(Self.videoStats).utf8))) as? [String: Any] ?? [:]
-            return count("shown") > 60
-        }
-        let counted = link.counted
-        print("viewer retransmissions (\(codec)): \(counted.videoDropped) of \(counted.videoSent) video packets lost, "
-              + "\(counted.retransmissions) resent; the browser: \(count("nackCount")) NACKs, "
-              + "\(count("retransmittedPacketsReceived")) retransmissions received, \(count("packetsLost")) packets lost, "
-              + "\(count("framesDecoded")) frames decoded (\(count("keyFramesDecoded")) keyframes), \(count("freezeCount")) freezes, "
-              + "\(count("pliCount")) PLIs; \(viewer.keyframeRequests) keyframe requests, \(viewer.framesHeldForKeyframe) frames held")
-        XCTAssertGreaterThan(counted.videoDropped, 0, "packets were lost on the way")
-        XCTAssertGreaterThan(counted.retransmissions, 0, "the viewer resent them as RTX")
-        XCTAssertGreaterThan(count("nackCount"), 0)
-        XCTAssertGreaterThan(count("retransmittedPacketsReceived"), 0)
-        XCTAssertNotEqual(stats["trackIdentifier"] as? String ?? "", "", "the video reaches the page's track")
     }
 
     /// The payload types of `sdp`'s RTX whose apt is `videoType`.
