@@ -45,6 +45,11 @@ public final class BrowserViewer {
     /// How long a viewer whose browser's connection is interrupted waits for it to come back.
     public static let disconnectedWait = 10.0
     private var disconnectedGrace: GLibTimer?
+    /// Tests: an element webrtcbin puts between this viewer's RTX sender and
+    /// its transport (`request-aux-sender`, a floating reference), where RTP
+    /// is still plain: a lossy link toward the browser. Set before `start`.
+    var auxSender: (() -> gpointer?)?
+    private var auxSenderConnection: SignalConnection?
 
     /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
@@ -130,6 +135,9 @@ public final class BrowserViewer {
             default: break
             }
         }
+        if let auxSender {
+            auxSenderConnection = SignalConnection.connectReturning(webrtc.webrtcbin.object, "request-aux-sender") { _ in auxSender() }
+        }
         guard pipeline.setState(GST_STATE_PLAYING) else { return fail("the viewer's pipeline does not start") }
         webrtc.setRemoteDescription(GST_WEBRTC_SDP_TYPE_OFFER, sdp: offerSDP) { [weak self] error in
             guard let self, !self.closed else { return }
@@ -179,6 +187,8 @@ public final class BrowserViewer {
             source.set(name, fromString: value)
         }
         pay.set("pt", fromString: String(line.payloadType))
+        let ssrc = UInt32.random(in: 1...UInt32.max)
+        if media == "video" { pay.set("ssrc", fromString: String(ssrc)) }
         if encoding == "H264" { pay.set("config-interval", fromString: "-1") }
         if pay.has(property: "mtu") { pay.set("mtu", fromString: "1200") }
         for element in [source, depay, pay] { _ = pipeline.add(element) }
@@ -190,15 +200,17 @@ public final class BrowserViewer {
             throw MediaError.negotiation("webrtcbin refused the door's \(media) for the browser's m-line \(line.index)")
         }
         if media == "video" {
-            // No `do-nack` on this transceiver yet: with it, webrtcbin 1.22 sends
-            // a VP8 door's video that two Chromium viewers never decode
-            // (WebPageTests); repair is the keyframe request below.
+            if let transceiver = GObjectReference(property: "transceiver", of: sink.object) {
+                // The browser's NACKs answered from webrtcbin's send buffer, as RTX.
+                transceiver.set("do-nack", fromString: "true")
+                transceiver.set("codec-preferences", fromString: Self.videoPreferences(encoding: encoding, line: line, ssrc: ssrc))
+            }
             if let out = depay.staticPad("src") {
                 let tap = self.tap
                 keyframes.attach(to: out) { tap.requestKeyframe() }
             }
-            if let id = line.playoutDelayExtension {
-                askForPlayoutDelay(id: id, encoding: encoding, line: line, payload: pay, sink: sink)
+            if let id = line.playoutDelayExtension, (1...14).contains(id), let out = pay.staticPad("src") {
+                _ = c1nk_playout_delay_attach(out.pointer, guint(id), guint(Self.playoutDelayMaximumMilliseconds))
             }
         }
         for element in [source, depay, pay] { _ = element.syncStateWithParent() }
@@ -212,15 +224,21 @@ public final class BrowserViewer {
     /// grows, up to this, for the retransmissions and the late packets.
     public static let playoutDelayMaximumMilliseconds = 100
 
-    /// webrtcbin 1.22 answers only the header extensions its transceiver's
-    /// preferences name, so they name this one; each packet then carries it
-    /// (a probe in C, `CPlayoutDelay`).
-    private func askForPlayoutDelay(id: Int, encoding: String, line: WHEPOffer.Line, payload: Element, sink: Pad) {
-        guard (1...14).contains(id), let out = payload.staticPad("src"),
-              let transceiver = GObjectReference(property: "transceiver", of: sink.object) else { return }
-        transceiver.set("codec-preferences", fromString: "application/x-rtp,media=video,encoding-name=\(encoding),payload=\(line.payloadType),"
-                        + "clock-rate=90000,extmap-\(id)=(string)\"\(WHEPOffer.playoutDelayURI)\"")
-        _ = c1nk_playout_delay_attach(out.pointer, guint(id), guint(Self.playoutDelayMaximumMilliseconds))
+    /// The video transceiver's codec-preferences, which webrtcbin 1.22
+    /// answers from: the browser's payload type; the header extensions it is
+    /// to answer, for it answers only those they name (libwebrtc's
+    /// playout-delay, each packet then carrying it: a probe in C,
+    /// `CPlayoutDelay`); and the payloader's SSRC. The answer is made before
+    /// the door's first packet reaches the payloader, so without the SSRC
+    /// here webrtcbin signals only the RTX stream's (as the track's), and
+    /// Chromium decodes the video's packets, of an SSRC it was not told, for
+    /// no track: the page shows nothing.
+    static func videoPreferences(encoding: String, line: WHEPOffer.Line, ssrc: UInt32) -> String {
+        var caps = "application/x-rtp,media=video,encoding-name=\(encoding),payload=\(line.payloadType),clock-rate=90000,ssrc=(uint)\(ssrc)"
+        if let id = line.playoutDelayExtension, (1...14).contains(id) {
+            caps += ",extmap-\(id)=(string)\"\(WHEPOffer.playoutDelayURI)\""
+        }
+        return caps
     }
 
     private func finishAnswer() {
@@ -248,6 +266,7 @@ public final class BrowserViewer {
         talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
+        auxSenderConnection?.disconnect()
         // Off the main context: ten viewers ended at a hang-up would hold it for each in a row.
         PipelineTeardown.release(pipeline)
         log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one)")
