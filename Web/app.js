@@ -127,13 +127,14 @@ function renderCalls(calls) {
   recordings.replaceChildren(...(calls.recordings || []).slice(0, 20).map((recording) => {
     const item = document.createElement("li");
     const play = document.createElement("a");
-    const url = "/api/recordings/" + encodeURIComponent(recording.name);
+    // The name is a path below the recordings' root (2026/12/abc.mkv): each component encoded.
+    const url = "/api/recordings/" + recording.name.split("/").map(encodeURIComponent).join("/");
     play.href = url;
     play.textContent = recording.name;
     play.addEventListener("click", (e) => { e.preventDefault(); const p = $("player"); p.hidden = false; p.src = url; p.play().catch(() => {}); });
     const download = document.createElement("a");
     download.href = url;
-    download.download = recording.name;
+    download.download = recording.name.split("/").pop();
     download.textContent = "stiahnuť";
     item.append(play, download);
     return item;

@@ -127,6 +127,14 @@ public final class SimulatedDoor {
         endCall(reason: "door-hangup")
     }
 
+    /// The door opened from its own side (its keypad, a key): `door-opened`
+    /// for the current call, unasked, as a panel reports it.
+    public func reportOpened() {
+        guard let callId else { return }
+        doorOpened = true
+        socket?.send(DoorMessage.doorOpened(callId: callId))
+    }
+
     /// Replaces every peer's session with a fresh one and offers again, as a
     /// door does after a network change (webrtcbin 1.22 has no ICE restart).
     public func restartMedia() {

@@ -15,7 +15,10 @@ extension WebAPI {
             return .response(response)
         case ("GET", "/api/state"): return .response(Self.json(200, state.json.merging(["viewers": viewerCount()]) { own, _ in own }))
         case ("GET", "/api/calls"):
-            return .response(Self.json(200, ["rings": rings.json, "recordings": configuration.recordings.json]))
+            // The folders are read off the main context; the rings are taken once they are.
+            return .deferred { [self] answer in
+                configuration.recordings.list { answer(Self.json(200, ["rings": self.rings.json, "recordings": WebRecordings.json($0)])) }
+            }
         case ("GET", "/api/events"):
             if case .session(let session) = client { return .events(client: client.id, session: session.token) }
             return .events(client: client.id, session: nil)
@@ -72,13 +75,20 @@ extension WebAPI {
     }
 
     /// A recording, streamed from disk; `Range` lets the page's player seek.
+    /// `NAME` is its path below the recordings' root (`2026/12/abc.mkv`),
+    /// percent-encoded whole or per component; it is checked off the main context.
     private func recording(_ encodedName: String, range: String?) -> Reply {
         let missing = Self.error(404, "no such recording")
-        guard let name = WebPath.percentDecoded(encodedName), let path = configuration.recordings.path(of: name) else {
-            return .response(missing)
+        guard let name = WebPath.percentDecoded(encodedName) else { return .response(missing) }
+        let recordings = configuration.recordings
+        return .later { reply in
+            recordings.path(of: name) { path in
+                guard let path else { return reply(.response(missing)) }
+                let file = (name as NSString).lastPathComponent
+                reply(.file(path: path, headers: [("Content-Type", WebPath.contentType(name)),
+                                                  ("Content-Disposition", "inline; filename=\"\(file)\"")], range: range, missing: missing))
+            }
         }
-        return .file(path: path, headers: [("Content-Type", WebPath.contentType(name)),
-                                           ("Content-Disposition", "inline; filename=\"\(name)\"")], range: range, missing: missing)
     }
 
     /// A visitor's snapshot, by the file name `/api/calls` gives a ring.

@@ -19,6 +19,9 @@ public final class WebAPI {
         case file(path: String, headers: [(String, String)], range: String?, missing: HTTPResponse)
         /// Answered later, on the main context, through the closure handed in (a login being hashed).
         case deferred((_ answer: @escaping (HTTPResponse) -> Void) -> Void)
+        /// Decided later, on the main context, through the closure handed in
+        /// (a folder read off it): the reply it gets is sent as if it came at once.
+        case later((_ reply: @escaping (Reply) -> Void) -> Void)
     }
 
     /// What `whep` answers: the viewer's id and the SDP answer, or a refusal.
@@ -109,13 +112,17 @@ public final class WebAPI {
                 response.headers += Self.securityHeaders
                 return response
             }
-            switch api(request, now: now) {
-            case .response(let http): return .response(secured(http))
-            case .deferred(let later): return .deferred { answer in later { answer(secured($0)) } }
-            case let .file(path, headers, range, missing):
-                return .file(path: path, headers: secured(HTTPResponse(status: 200, headers: headers)).headers, range: range, missing: secured(missing))
-            case let other: return other
+            func securedReply(_ reply: Reply) -> Reply {
+                switch reply {
+                case .response(let http): return .response(secured(http))
+                case .deferred(let later): return .deferred { answer in later { answer(secured($0)) } }
+                case .later(let decide): return .later { reply in decide { reply(securedReply($0)) } }
+                case let .file(path, headers, range, missing):
+                    return .file(path: path, headers: secured(HTTPResponse(status: 200, headers: headers)).headers, range: range, missing: secured(missing))
+                case let other: return other
+                }
             }
+            return securedReply(api(request, now: now))
         }
         return staticFile(request)
     }

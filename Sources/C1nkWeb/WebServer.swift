@@ -101,7 +101,13 @@ public final class WebServer {
     private func handle(_ request: HTTPRequest, _ exchange: HTTPExchange) {
         var request = request
         request.peer = Self.browserAddress(request, behindProxy: behindProxy)
-        switch api.handle(request, now: MainContext.monotonicSeconds()) {
+        answer(api.handle(request, now: MainContext.monotonicSeconds()), exchange)
+    }
+
+    private func answer(_ reply: WebAPI.Reply, _ exchange: HTTPExchange) {
+        switch reply {
+        case .later(let decide):
+            decide { [weak self] reply in self?.answer(reply, exchange) }
         case .response(let response):
             exchange.respond(response)
         case .deferred(let later):

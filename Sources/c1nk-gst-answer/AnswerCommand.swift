@@ -95,7 +95,7 @@ enum AnswerCommand {
             client = try SignalClient(configuration)
             control = try commandLine.controlPath.map { try ControlServer(path: $0, mode: mode_t(commandLine.controlMode)) }
             home = try commandLine.mqtt.makeHome(deviceId: identity.id)
-            web = try commandLine.web.makeServer(recordingFolder: options.media.recording.map { ($0.template as NSString).deletingLastPathComponent })
+            web = try commandLine.web.makeServer(recordingTemplate: options.media.recording.flatMap { $0.discards ? nil : $0.template })
             restream = try commandLine.rtsp.makeRestream()
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)

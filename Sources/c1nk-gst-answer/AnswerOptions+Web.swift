@@ -93,7 +93,7 @@ extension WebCommandOptions {
     }
 
     /// The server, or nil without `--web-port`. Its problems (no password set, no page) are the user's to fix.
-    func makeServer(recordingFolder: String?) throws -> WebServer? {
+    func makeServer(recordingTemplate: String?) throws -> WebServer? {
         guard let port else { return nil }
         let passwordPath = passwordFile ?? Self.defaultPasswordFile
         let hash: String
@@ -117,7 +117,7 @@ extension WebCommandOptions {
         // The rings before this process, from the wall display's history file (when it keeps one).
         let history = RingHistory(warn: { Log.app.warning($0) }).latest(100)
         let seed = history.map { WebRings.Ring(t: $0.t, door: $0.door, outcome: $0.outcome.rawValue, snapshot: $0.snapshot) }
-        let api = WebAPI(.init(passwordHash: hash, token: token, root: root, recordings: WebRecordings(folder: recordingFolder)),
+        let api = WebAPI(.init(passwordHash: hash, token: token, root: root, recordings: WebRecordings(template: recordingTemplate)),
                          rings: WebRings(seed: seed))
         do {
             return try WebServer(settings: settings, api: api)

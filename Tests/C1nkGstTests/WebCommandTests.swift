@@ -22,7 +22,7 @@ final class WebCommandTests: XCTestCase {
 
     /// The answerer on the door's server with the web page on, a password set with `web-password`.
     static func startAnswerer(server: SignalServer, audioSource: String = "audiotestsrc is-live=true", extra: [String] = [],
-                              scheme: String = "https", history: String? = nil) throws -> Answerer {
+                              scheme: String = "https", history: String? = nil, record: String? = nil) throws -> Answerer {
         let directory = temporaryDirectory()
         if let history {
             try FileManager.default.createDirectory(atPath: directory + "/state/c1nk", withIntermediateDirectories: true)
@@ -55,7 +55,7 @@ final class WebCommandTests: XCTestCase {
             "--server", server.url, "--device-id-file", directory + "/id", "--answer", "manual",
             "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
             "--audio-source", audioSource, "--ringtone", "none",
-            "--record", recordings + "/call.mkv",
+            "--record", record ?? recordings + "/call.mkv",
             "--web-port", String(port), "--web-password-file", passwordFile, "--web-token-file", tokenFile] + extra,
             environment: ["XDG_STATE_HOME": directory + "/state"])
         let client = WebClient(port: port, scheme: scheme)
