@@ -7,7 +7,8 @@ import PackageDescription
 //   C1nkProtocol → C1nkCall;  C1nkSpeaker (pure);  C1nkCommandLine
 //   C1nkGLib → C1nkPipeline → C1nkProbes → C1nkMedia → C1nkDisplay
 //   C1nkGLibBase → C1nkSignaling → C1nkLocal, C1nkService
-//   C1nkMedia + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
+//   C1nkMedia → C1nkViewers (what copies a call to someone else: web viewers, the snapshot).
+//   C1nkMedia + C1nkViewers + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
 //   C1nkCall → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
 //   C1nkGLibBase + C1nkCall → C1nkWeb (with CCrypt: the web page's server, docs/web.md).
 //   C1nkAnswerer → C1nkRTSP (with CRestream over CGstRTSPServer: the RTSP restream).
@@ -24,7 +25,7 @@ let package = Package(
     products: [
         // The library, target by target (import the ones you need).
         .library(name: "C1nkGst", targets: ["C1nkGLibBase", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker",
-                                            "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling",
+                                            "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkViewers", "C1nkDisplay", "C1nkSignaling",
                                             "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT",
                                             "C1nkWeb", "C1nkRTSP"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
@@ -81,8 +82,11 @@ let package = Package(
         .target(name: "C1nkProbes", dependencies: ["CGStreamer", "C1nkGLib", "C1nkPipeline"], exclude: readme,
                 swiftSettings: []),
         // The call's media: webrtcbin sessions, recording, repair, the speaker's mixer graph.
-        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker",
+        .target(name: "C1nkMedia", dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkPipelines", "C1nkSpeaker",
                                                   "C1nkPipeline", "C1nkProbes"],
+                exclude: readme, swiftSettings: []),
+        // What copies a call to someone else: the web page's viewers (their media, keyframes, talk) and the visitor's snapshot.
+        .target(name: "C1nkViewers", dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkPipeline", "C1nkProbes", "C1nkMedia"],
                 exclude: readme, swiftSettings: []),
         // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
         .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall",
@@ -93,7 +97,7 @@ let package = Package(
                 swiftSettings: []),
         // The answering core shared by the command and the plugin.
         .target(name: "C1nkAnswerer", dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes",
-                                                     "C1nkMedia", "C1nkSignaling"],
+                                                     "C1nkMedia", "C1nkViewers", "C1nkSignaling"],
                 exclude: readme, swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
         .target(name: "C1nkService", dependencies: ["C1nkGLibBase"], exclude: readme, swiftSettings: []),
@@ -141,7 +145,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-plugin-app", dependencies: ["CGStreamer"]),
         .executableTarget(name: "c1nk-gst-answer",
                           dependencies: ["C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
-                                         "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
+                                         "C1nkViewers", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor",
                                          "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
                           exclude: readme, swiftSettings: []),
         .executableTarget(name: "c1nk-gst-server", dependencies: ["C1nkGLibBase", "C1nkLocal", "C1nkCommandLine"],
@@ -172,7 +176,7 @@ let package = Package(
         // Real calls, pipelines, sockets and processes.
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
-                                   "C1nkProbes", "C1nkMedia", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
+                                   "C1nkProbes", "C1nkMedia", "C1nkViewers", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
                                    "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
                     swiftSettings: swift5),
     ]

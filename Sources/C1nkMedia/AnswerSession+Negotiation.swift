@@ -92,7 +92,7 @@ extension AnswerSession {
     /// A `fakesink` that drops what it gets at once: no clock wait, and no
     /// preroll (a sink waiting for its first buffer would hold the whole call
     /// in PAUSED).
-    static func discardingSink(_ name: String) -> Element {
+    package static func discardingSink(_ name: String) -> Element {
         let discard = Element.make("fakesink", name: name)!
         discard.set("sync", fromString: "false")
         discard.set("async", fromString: "false")

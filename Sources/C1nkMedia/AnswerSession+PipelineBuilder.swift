@@ -136,7 +136,7 @@ extension AnswerSession {
     }
 
     /// An element of the call's pipeline by name, for diagnostics and tests.
-    func element(named name: String) -> Element? { bin.element(named: name) }
+    package func element(named name: String) -> Element? { bin.element(named: name) }
 
     /// Counts frames at `video-out`, watches the recording's end, and holds
     /// the microphone at `audio-out` until it can be linked to webrtcbin.

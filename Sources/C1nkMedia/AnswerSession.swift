@@ -46,9 +46,10 @@ public final class AnswerSession {
     /// ended with what was written, the call goes on.
     public var onRecordingFailed: ((String) -> Void)?
     /// The visitor's snapshot is on disk (its path), or could not be taken
-    /// (why, on `onWarning`): see `VisitorSnapshot`.
+    /// (why, on `onWarning`): said by the copy that takes it (`attach`).
     public var onSnapshot: ((String) -> Void)?
-    var snapshot: VisitorSnapshot?
+    /// What copies the call's media elsewhere, stopped with the call (`AnswerSession+Copies`).
+    var copies: [CallMediaCopy] = []
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -72,7 +73,7 @@ public final class AnswerSession {
 
     let log = Log.callMedia
     let offer: OfferSummary
-    let inputs = PadTable()
+    package let inputs = PadTable()
     let pipeline: OwnedPipeline
     /// What the next call's standby pipeline is built from (see `CallPipelineStandby`).
     let standbyRecipe: (description: PipelineDescription, values: [String: String])
@@ -170,7 +171,6 @@ public final class AnswerSession {
         prepareInputs()
         watchVideoForRepairWindow()
         prepareOutputs()
-        prepareSnapshot(configuration.snapshot)
         if rendersAtOnce {
             renderImmediately()
             playAudioOnArrival()
@@ -236,7 +236,6 @@ public final class AnswerSession {
             speakerElements = []
             recordingBranch = nil
         })
-        snapshot?.stop()
-        snapshot = nil
+        stopCopies()
     }
 }

@@ -4,9 +4,9 @@ import CGStreamer
 
 /// Keyframe requests toward the door: counted where they leave toward
 /// webrtcbin, and the first one sent as soon as the door's video arrives.
-enum KeyframeRequests {
+package enum KeyframeRequests {
     /// A request for a keyframe, sent upstream: all headers, the next key unit.
-    static func upstreamRequest() -> UnsafeMutablePointer<GstEvent> {
+    package static func upstreamRequest() -> UnsafeMutablePointer<GstEvent> {
         gst_video_event_new_upstream_force_key_unit(GstClockTime.max, 1, 0)
     }
 

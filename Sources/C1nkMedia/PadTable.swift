@@ -5,32 +5,32 @@ import Foundation
 /// The pads that receive the door's media, by medium ("video", "audio"):
 /// written on the main context before the answer, read on the streaming
 /// thread that announces a receiving pad.
-final class PadTable: @unchecked Sendable {
+package final class PadTable: @unchecked Sendable {
     private let lock = NSLock()
     private var pads: [String: Pad] = [:]
 
     /// The table reaches the streaming thread through webrtcbin's signal
     /// emission (GLib locks, futexes ThreadSanitizer cannot see): declared
     /// here, and acquired before each use.
-    init() { c1nk_tsan_release(Unmanaged.passUnretained(self).toOpaque()) }
+    package init() { c1nk_tsan_release(Unmanaged.passUnretained(self).toOpaque()) }
 
     private func acquire() { c1nk_tsan_acquire(Unmanaged.passUnretained(self).toOpaque()) }
 
-    func set(_ media: String, _ pad: Pad?) {
+    package func set(_ media: String, _ pad: Pad?) {
         acquire()
         lock.lock()
         defer { lock.unlock() }
         pads[media] = pad
     }
 
-    func pad(for media: String) -> Pad? {
+    package func pad(for media: String) -> Pad? {
         acquire()
         lock.lock()
         defer { lock.unlock() }
         return pads[media]
     }
 
-    func all() -> [Pad] {
+    package func all() -> [Pad] {
         acquire()
         lock.lock()
         defer { lock.unlock() }

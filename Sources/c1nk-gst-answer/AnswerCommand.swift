@@ -5,6 +5,7 @@ import C1nkGLib
 import C1nkMQTT
 import C1nkRTSP
 import C1nkMedia
+import C1nkViewers
 import C1nkPipeline
 import C1nkProbes
 import C1nkService

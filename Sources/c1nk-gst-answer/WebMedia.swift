@@ -2,6 +2,7 @@ import C1nkAnswerer
 import C1nkCall
 import C1nkGLib
 import C1nkMedia
+import C1nkViewers
 import C1nkWeb
 
 /// The call's media to the web page's browsers (`POST /api/whep`): one

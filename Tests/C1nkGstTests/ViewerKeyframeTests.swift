@@ -1,6 +1,7 @@
 import C1nkGLib
 import XCTest
 @testable import C1nkMedia
+@testable import C1nkViewers
 
 /// A browser's keyframe requests on their way to the door: held frames until
 /// the keyframe, and the call's pace whatever the viewers ask.

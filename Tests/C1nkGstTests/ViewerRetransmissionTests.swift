@@ -3,6 +3,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkViewers
 
 /// A browser on a lossy link: headless Chromium watching a viewer of a call
 /// in this process, with some of the viewer's video packets lost on their

@@ -2,6 +2,7 @@ import CGStreamer
 import XCTest
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkViewers
 @testable import C1nkProbes
 
 /// The web page's viewers ended at a hang-up: ten at once must not hold the

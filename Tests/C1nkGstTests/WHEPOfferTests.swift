@@ -3,6 +3,7 @@ import C1nkGLib
 import CPlayoutDelay
 import XCTest
 @testable import C1nkMedia
+@testable import C1nkViewers
 
 /// The browser's WHEP offer read for the viewer, and the answer completed with candidates (pure).
 final class WHEPOfferTests: XCTestCase {

@@ -3,6 +3,7 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkMedia
+@testable import C1nkViewers
 @testable import C1nkPipeline
 
 /// The web page's talk input mixed into the call's microphone (`WebTalk`):

@@ -1,3 +1,4 @@
+import C1nkMedia
 import C1nkGLib
 import C1nkPipeline
 import C1nkProbes
@@ -33,7 +34,7 @@ public final class BrowserViewer {
     private var completion: ((Result<String, MediaError>) -> Void)?
     private var gatheringTimeout: GLibTimer?
     private var closed = false
-    private let log = Log.callMedia
+    private let log = Log.viewers
     private let talk = TalkRoute()
     /// Buffers of the browser's voice decoded so far (tests, diagnostics).
     public var voiceBuffers: Int { Int(voiceCounter.value.load(ordering: .relaxed)) }

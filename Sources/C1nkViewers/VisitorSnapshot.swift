@@ -1,3 +1,4 @@
+import C1nkMedia
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
@@ -12,7 +13,7 @@ import Synchronization
 /// blocks) until the picture is taken. It is written to a hidden file
 /// beside the target and renamed when whole, so a crash leaves no half JPEG.
 /// Made and ended on the main context.
-public final class VisitorSnapshot {
+public final class VisitorSnapshot: CallMediaCopy {
     public let path: String
     /// The picture is on disk at `path`.
     public var onTaken: ((String) -> Void)?
@@ -105,7 +106,7 @@ public final class VisitorSnapshot {
         if needsCaps {
             if let caps = pad.currentCaps { gst_app_src_set_caps(source, caps.pointer) }
             let at = MainContext.monotonicSeconds()
-            MainContext.post { Log.callMedia.debug("snapshot: the door's first video packet at \(Int(at * 1000) % 100_000) ms") }
+            MainContext.post { Log.viewers.debug("snapshot: the door's first video packet at \(Int(at * 1000) % 100_000) ms") }
         }
         _ = gst_app_src_push_buffer(source, gst_buffer_ref(buffer))
     }
@@ -128,7 +129,7 @@ public final class VisitorSnapshot {
     private func finish() {
         detach()
         finished = true
-        Log.callMedia.debug("snapshot \(path): written at \(Int(MainContext.monotonicSeconds() * 1000) % 100_000) ms, \(Int((MainContext.monotonicSeconds() - startedAt) * 1000)) ms after its pipeline started")
+        Log.viewers.debug("snapshot \(path): written at \(Int(MainContext.monotonicSeconds() * 1000) % 100_000) ms, \(Int((MainContext.monotonicSeconds() - startedAt) * 1000)) ms after its pipeline started")
         if rename(temporaryPath, path) != 0 {
             let reason = String(cString: strerror(errno))
             unlink(temporaryPath)

@@ -1,3 +1,4 @@
+import C1nkMedia
 import C1nkGLib
 import CGStreamer
 import Foundation
