@@ -81,7 +81,10 @@ final class BrowserDoorTests: XCTestCase {
         XCTAssertGreaterThanOrEqual(outcome.intactOfSentPercent, 99)
         XCTAssertGreaterThanOrEqual(outcome.intactPercent, 97, "of the frames drawn, the encoder skipping a few at its start")
         XCTAssertEqual(outcome.nacks, 0, "no NACK without a loss")
-        XCTAssertGreaterThanOrEqual(outcome.estimate(within: 10), 1_500_000)
+        // Chromium starts at 300 kbit/s and rises (probes, then climbs) only
+        // on our feedback; how fast depends on the machine's load: seen from
+        // 1.3 to 3.3 Mbit/s by 10 s.
+        XCTAssertGreaterThanOrEqual(outcome.estimate(within: 10), 1_000_000, "the estimate rises on our feedback")
     }
 
     /// A 600 kbit/s uplink with a 200 ms router queue: the browser adapts to
