@@ -60,11 +60,14 @@ struct AnswerCommandLine {
         Usage: c1nk-gst-answer [OPTIONS]
                c1nk-gst-answer doctor [OPTIONS]
                c1nk-gst-answer web-password [--web-password-file PATH]
+               c1nk-gst-answer config --check FILE
                c1nk-gst-answer --demo
 
         Answers the C1nk doorbell: rings at once, shows the door's video, lets you
         talk and open the door. Media runs in GStreamer's webrtcbin.
         `doctor` checks this machine for a call with these settings (✔/✘ per line).
+        `config --check FILE` checks a config file's keys and values as a start would,
+        without starting anything: FILE: OK (exit 0), or each problem as FILE:LINE (exit 2).
 
         \(AnswerOption.helpText())
 

@@ -5,6 +5,7 @@ import Glibc
 
 let arguments = Array(CommandLine.arguments.dropFirst())
 if arguments.first == "web-password" { exit(WebPasswordCommand.run(Array(arguments.dropFirst()))) }
+if arguments.first == "config" { exit(ConfigCheckCommand.run(Array(arguments.dropFirst()))) }
 let commandLine: AnswerCommandLine
 do {
     commandLine = try AnswerCommandLine.parse(arguments)
