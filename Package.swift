@@ -173,9 +173,11 @@ let package = Package(
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
                                                              "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                                              "C1nkDisplay"], swiftSettings: []),
+        // Video decoders that fail or hang on purpose, registered in the test process only.
+        .target(name: "CTestDecoders", dependencies: ["CGStreamer"], path: "Tests/CTestDecoders"),
         // Real calls, pipelines, sockets and processes.
         .testTarget(name: "C1nkGstTests",
-                    dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
+                    dependencies: ["CGStreamer", "CPlayoutDelay", "CTestDecoders", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
                                    "C1nkProbes", "C1nkMedia", "C1nkViewers", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
                                    "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
                     swiftSettings: swift5),

@@ -31,6 +31,9 @@ extension Answerer {
             session.onFailure = { [weak self] reason in self?.handle(.mediaFailed(callId: callId, reason: reason)) }
             session.onWarning = { [weak self] text in self?.events.emit(.error(callId: callId, message: text)) }
             session.onSnapshot = { [weak self] path in self?.events.emit(.snapshot(callId: callId, path: path)) }
+            session.onDecoder = { [weak self] element, hardware, failed, reason in
+                self?.events.emit(.decoder(callId: callId, element: element, hardware: hardware, failed: failed, reason: reason))
+            }
             session.onRecordingFailed = { [weak self, weak session] reason in
                 guard let self, let path = session?.recordingPath else { return }
                 // The recording ends here; the call goes on.

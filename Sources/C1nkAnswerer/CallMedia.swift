@@ -18,6 +18,8 @@ public protocol CallMedia: AnyObject {
     var onRecordingFailed: ((String) -> Void)? { get set }
     /// The visitor's snapshot is on disk (its path).
     var onSnapshot: ((String) -> Void)? { get set }
+    /// Which element decodes the door's video, or took over from a failed one (`failed`, `reason`).
+    var onDecoder: ((_ element: String, _ hardware: Bool, _ failed: String?, _ reason: String?) -> Void)? { get set }
 
     var framesRendered: Int { get }
     var speakerPeakWhileEnabled: Double { get }

@@ -35,6 +35,11 @@ extension CallEvent {
         case let .recorded(_, path, error):
             set("path", path)
             set("error", error)
+        case let .decoder(_, element, hardware, failed, reason):
+            set("element", element)
+            fields["hardware"] = .bool(hardware)
+            set("failed", failed)
+            set("reason", reason)
         case let .levels(_, door, resident, muted):
             fields["door"] = .double(door)
             fields["resident"] = .double(resident)
@@ -112,6 +117,10 @@ extension CallEvent {
                           serverReason: fields["serverReason"]?.stringValue, frames: fields["frames"]?.intValue)
         case .recording: self = .recording(callId: try string("callId"), path: try string("path"))
         case .snapshot: self = .snapshot(callId: try string("callId"), path: try string("path"))
+        case .decoder:
+            guard let hardware = fields["hardware"]?.boolValue else { throw CallEventDecodingError(key: "hardware", fields: fields) }
+            self = .decoder(callId: try string("callId"), element: try string("element"), hardware: hardware,
+                            failed: fields["failed"]?.stringValue, reason: fields["reason"]?.stringValue)
         case .recorded: self = .recorded(callId: try string("callId"), path: try string("path"), error: fields["error"]?.stringValue)
         case .levels:
             guard let muted = fields["muted"]?.boolValue else { throw CallEventDecodingError(key: "muted", fields: fields) }

@@ -40,6 +40,9 @@ public enum CallEvent: Equatable, Sendable {
     case recorded(callId: String, path: String, error: String? = nil)
     /// The visitor's picture (a JPEG of the first good frame of the door's video) is on disk.
     case snapshot(callId: String, path: String)
+    /// Which element decodes the door's video (at the first frame), or, with
+    /// `failed`, the one that took over when `failed` errored during the call.
+    case decoder(callId: String, element: String, hardware: Bool, failed: String? = nil, reason: String? = nil)
     /// Every `--levels-interval` of an accepted call: dBFS RMS, -100 for silence.
     case levels(callId: String, door: Double, resident: Double, muted: Bool)
     /// The probes' figures of a call (`--measure`, the benchmark).
@@ -67,7 +70,7 @@ public enum CallEvent: Equatable, Sendable {
         case connected, registered, disconnected, connectFailed = "connect-failed"
         case ringing, missed, accepted, mediaConnected = "media-connected", firstFrame = "first-frame"
         case videoStalled = "video-stalled", videoResumed = "video-resumed"
-        case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded, snapshot
+        case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded, snapshot, decoder
         case levels, measurements, mainLoop = "main-loop", error, deleted, reloaded
     }
 
@@ -90,6 +93,7 @@ public enum CallEvent: Equatable, Sendable {
         case .recording: return .recording
         case .recorded: return .recorded
         case .snapshot: return .snapshot
+        case .decoder: return .decoder
         case .levels: return .levels
         case .measurements: return .measurements
         case .mainLoop: return .mainLoop
@@ -109,6 +113,7 @@ public enum CallEvent: Equatable, Sendable {
         case let .ringing(callId, _), let .missed(callId, _, _), let .accepted(callId), let .mediaConnected(callId, _),
              let .firstFrame(callId, _), let .videoStalled(callId), let .videoResumed(callId, _), let .doorOpened(callId), let .doorOpenFailed(callId, _),
              let .ended(callId, _, _, _, _), let .recording(callId, _), let .recorded(callId, _, _), let .snapshot(callId, _),
+             let .decoder(callId, _, _, _, _),
              let .levels(callId, _, _, _), let .measurements(callId, _), let .mainLoop(callId, _):
             return callId
         case .error(let callId, _): return callId

@@ -135,7 +135,7 @@ public struct HomeLink: Sendable {
             // The picture's bytes go out from the client, which reads the file (`HomeMQTT`).
             if callId == self.callId { snapshot = path }
             return []
-        case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements, .mainLoop,
+        case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements, .mainLoop, .decoder,
              .deleted, .reloaded:
             return []
         }

@@ -16,7 +16,7 @@ extension AnswerSession {
         var values = configuration.userValues
         values["audio-sink"] = "proxysink name=\(Self.speakerFeedName)"
         values["video-depay"] = offer.videoDepayloader
-        values["video-decoder"] = offer.videoDecoder
+        values["video-decoder"] = offer.chosenVideoDecoder
         values["audio-depay"] = offer.audioDepayloader
         values["audio-encoder"] = offer.audioSendChain().map { "\($0.encoder) ! capsfilter caps=\"\($0.caps)\"" }
             ?? PipelineDescription.standInValues["audio-encoder"]

@@ -39,6 +39,7 @@ extension AnswerSession {
         firstFrameAt = MainContext.monotonicSeconds()
         dumpGraph("first-frame")
         onFirstFrame?()
+        if let decoder = currentVideoDecoder() { onDecoder?(decoder.name, decoder.hardware, nil, nil) }
     }
 
     func fail(_ reason: String) {
@@ -53,6 +54,11 @@ extension AnswerSession {
             levelMessage(message)
         case GST_MESSAGE_ERROR:
             let reason = PipelineMessage.describeError(message)
+            if retiredDecoders.contains(where: { PipelineLinks.isInside(message.pointee.src, $0.pointer) }) { return }
+            if let failed = failedVideoDecoder(message.pointee.src) {
+                replaceVideoDecoder(at: failed.index, failed: failed.decoder, reason: reason)
+                return
+            }
             switch errorOrigin(message.pointee.src) {
             case .recording: recordingFailed(reason)
             case .microphone: microphoneBroken(reason)

@@ -50,6 +50,14 @@ public final class AnswerSession {
     public var onSnapshot: ((String) -> Void)?
     /// What copies the call's media elsewhere, stopped with the call (`AnswerSession+Copies`).
     var copies: [CallMediaCopy] = []
+    /// Which element decodes the door's video (at the first frame: its name,
+    /// whether it is hardware), or which took over from a failed one (then
+    /// with the failed one's name and why): see `AnswerSession+DecoderFallback`.
+    public var onDecoder: ((_ element: String, _ hardware: Bool, _ failed: String?, _ reason: String?) -> Void)?
+    /// Each decodebin or decoder of the door's video, with the errorignore before it.
+    var decoderGuards: [DecoderGuard] = []
+    /// Decoders replaced during the call: their late errors are not the call's.
+    var retiredDecoders: [Element] = []
 
     /// Video frames that passed `video-out` (a measurement probe counts them).
     public var framesRendered: Int { frameCounter.value.load(ordering: .relaxed) }
@@ -169,6 +177,7 @@ public final class AnswerSession {
         }
         repairWatch = VideoRepair.watch(bin)
         prepareInputs()
+        guardVideoDecoders()
         watchVideoForRepairWindow()
         prepareOutputs()
         if rendersAtOnce {

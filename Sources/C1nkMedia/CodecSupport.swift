@@ -40,6 +40,9 @@ public enum CodecSupport {
 
     private static let cache = Mutex<[String: Playable?]>([:])
 
+    /// Forgets what was looked up: the decoders' ranks changed (`VideoDecoders`).
+    static func forgetChoices() { cache.withLock { $0 = [:] } }
+
     // GstElementFactoryListType bits (gstelementfactory.h; macros Swift cannot import).
     private static let typeDecoder: GstElementFactoryListType = 1 << 0
     private static let typeDepayloader: GstElementFactoryListType = 1 << 8

@@ -33,6 +33,9 @@ public struct MediaConfiguration: Equatable, Sendable {
     /// `--snapshot`: where the visitor's picture of each call is written.
     public var snapshot = SnapshotTarget.besideRecording
     /// `--measure`: decode and glass-to-glass latency probes on every call.
+    /// `--decoder`: which element decodes the door's video (applied once per
+    /// process, by ranks: `VideoDecoders.apply`).
+    public var decoder = DecoderPreference.auto
     public var measure = false
     /// Echo cancellation, noise suppression, gain control and microphone
     /// gain for the `webrtcdsp` of the call's pipeline.

@@ -152,7 +152,15 @@ package struct OfferSummary: Equatable {
         }
     }
 
-    /// `{video-decoder}`: the software decoder for the door's video.
+    /// `{video-decoder}`: what decodebin would take for the door's video now
+    /// (`VideoDecoders`: ranks, `--decoder`, decoders given up), else the
+    /// software decoder.
+    package var chosenVideoDecoder: String {
+        videoCodec.flatMap { VideoDecoders.choice(for: $0)?.name } ?? videoDecoder
+    }
+
+    /// The software decoder for the door's video (the visitor's snapshot:
+    /// a second hardware decoder may not exist, on a Pi 4 it does not).
     package var videoDecoder: String {
         switch videoCodec {
         case "H264": return "avdec_h264"

@@ -29,6 +29,14 @@ enum AnswerCommand {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return exitCode(for: error)
         }
+        do {
+            try VideoDecoders.apply(options.media.decoder)
+        } catch {
+            stderr.write("c1nk-gst-answer: \(error)\nRun c1nk-gst-answer doctor to see the video decoders of this machine.\n", priority: .error)
+            return 2
+        }
+        // Hardware decoders that cannot decode one keyframe are given up before the first ring.
+        if options.media.decoder != .software { VideoDecoders.probeHardware() }
         if options.media.resolvedPipelineUses("sink"), let problem = SinkCheck.problem(opening: options.media.videoSink) {
             stderr.write("c1nk-gst-answer: \(problem)\n", priority: .error)
             return 1

@@ -41,6 +41,15 @@ extension AnswerOption {
                             "kmssink with a DRM device, otherwise fakesink; kmssink for a bare display)"],
                      apply: { c, v in c.answerer.media.videoSink = try nonEmpty(v, "--sink"); c.givenPlaceholders["sink"] = "--sink" },
                      show: { $0.answerer.media.videoSink }),
+        AnswerOption(name: "decoder", kind: .value("auto|software|ELEMENT"),
+                     help: ["what decodes the door's video: auto (default: the highest-ranked decoder",
+                            "that decodes a test keyframe, hardware first where GStreamer ranks it so),",
+                            "software, or an element (v4l2h264dec, vah264dec, nvh264dec, avdec_h264 …);",
+                            "a decoder that fails in a call is replaced within a keyframe; doctor lists them"],
+                     apply: { c, v in
+                         do { c.answerer.media.decoder = try DecoderPreference(v) }
+                         catch let invalid as DecoderPreference.Invalid { throw ArgumentReader.UsageError(invalid.description) }
+                     }, show: { $0.answerer.media.decoder.description }),
         AnswerOption(name: "audio-source", kind: .value("DESC"), reload: .live,
                      help: ["microphone (default autoaudiosrc)"],
                      apply: { c, v in

@@ -42,6 +42,7 @@ enum Doctor {
         }
         if let media {
             sinks(media).forEach(report)
+            decoders(media).forEach(report)
         }
         report(deviceIdFile(commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()))
         if let target = commandLine.answerer.media.recording { report(recordingFolder(target, commandLine.retention)) }

@@ -19,6 +19,9 @@ enum StatusLine {
         case .ended(_, let reason, _, _, _): return "call ended: \(reason.rawValue)"
         case .recording(_, let path): return "recording to \(path)"
         case .snapshot(_, let path): return "the visitor's snapshot: \(path)"
+        case let .decoder(_, element, hardware, failed, reason):
+            guard let failed else { return "the door's video is decoded by \(element)\(hardware ? " (hardware)" : "")" }
+            return "the video decoder \(failed) failed (\(reason ?? "an error")); the call goes on with \(element)"
         case let .recorded(_, path, error):
             guard let error else { return "recorded \(path)" }
             return "recording stopped (\(error)); the call goes on; kept \(path)"

@@ -22,6 +22,7 @@ final class ScriptedCallMedia: CallMedia {
     var onWarning: ((String) -> Void)?
     var onRecordingFailed: ((String) -> Void)?
     var onSnapshot: ((String) -> Void)?
+    var onDecoder: ((String, Bool, String?, String?) -> Void)?
 
     var framesRendered = 0
     var speakerPeakWhileEnabled = -Double.infinity
