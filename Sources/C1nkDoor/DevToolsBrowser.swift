@@ -65,7 +65,10 @@ public final class DevToolsBrowser {
         process.executableURL = URL(fileURLWithPath: command[0])
         process.arguments = Array(command.dropFirst()) + BrowserDoor.flags(profile: profile)
             + ["--remote-debugging-port=0", "--ignore-certificate-errors", "--window-size=800,1000",
-               "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"] + extraFlags + ["about:blank"]
+               "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"] + extraFlags
+            // More of Chromium's flags for an experiment (field trials, logging), space-separated.
+            + (ProcessInfo.processInfo.environment["C1NK_CHROMIUM_FLAGS"]?.split(separator: " ").map(String.init) ?? [])
+            + ["about:blank"]
         let log = profile + "/stderr"
         FileManager.default.createFile(atPath: log, contents: nil)
         process.standardError = FileHandle(forWritingAtPath: log)
