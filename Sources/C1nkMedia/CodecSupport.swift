@@ -67,17 +67,18 @@ public enum CodecSupport {
         return nil
     }
 
-    private struct Factory {
+    struct Factory {
         var factory: OpaquePointer
         var name: String
         var klass: String
         var rank: UInt32
     }
 
-    /// Factories of `type` whose sink pad can take `caps`, highest rank first.
-    /// The factories stay alive in the registry; the list is released.
-    private static func factories(_ type: GstElementFactoryListType, accepting caps: Caps) -> [Factory] {
-        guard let all = gst_element_factory_list_get_elements(type, GST_RANK_MARGINAL) else { return [] }
+    /// Factories of `type` whose sink pad can take `caps`, of `minimumRank`
+    /// or more, highest rank first. The factories stay alive in the
+    /// registry; the list is released.
+    static func factories(_ type: GstElementFactoryListType, accepting caps: Caps, minimumRank: GstRank = GST_RANK_MARGINAL) -> [Factory] {
+        guard let all = gst_element_factory_list_get_elements(type, minimumRank) else { return [] }
         defer { gst_plugin_feature_list_free(all) }
         let filtered = gst_element_factory_list_filter(all, caps.pointer, GST_PAD_SINK, 0)
         defer { gst_plugin_feature_list_free(filtered) }

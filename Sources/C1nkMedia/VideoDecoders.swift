@@ -130,22 +130,10 @@ public enum VideoDecoders {
 
     private static func factories(accepting capsText: String) -> [Candidate] {
         GStreamer.initialize()
-        guard let caps = Caps(capsText), let all = gst_element_factory_list_get_elements(typeDecoder | typeVideo, GST_RANK_NONE) else { return [] }
-        defer { gst_plugin_feature_list_free(all) }
-        let filtered = gst_element_factory_list_filter(all, caps.pointer, GST_PAD_SINK, 0)
-        defer { gst_plugin_feature_list_free(filtered) }
-        var result: [Candidate] = []
-        var cursor = filtered
-        while let node = cursor {
-            if let data = node.pointee.data {
-                let factory = OpaquePointer(data)
-                let klass = gst_element_factory_get_metadata(factory, "klass").map { String(cString: $0) } ?? ""
-                result.append(Candidate(name: Gst.name(data.assumingMemoryBound(to: GstObject.self)),
-                                        rank: gst_plugin_feature_get_rank(factory), hardware: klass.contains("Hardware")))
-            }
-            cursor = node.pointee.next
-        }
-        return result.sorted { ($0.rank, $1.name) > ($1.rank, $0.name) }
+        guard let caps = Caps(capsText) else { return [] }
+        return CodecSupport.factories(typeDecoder | typeVideo, accepting: caps, minimumRank: GST_RANK_NONE)
+            .map { Candidate(name: $0.name, rank: $0.rank, hardware: $0.klass.contains("Hardware")) }
+            .sorted { ($0.rank, $1.name) > ($1.rank, $0.name) }
     }
 
     private static func setRank(_ name: String, _ rank: UInt32) {
