@@ -146,7 +146,7 @@ final class AnswerCommandTests: XCTestCase {
         waitUntil("the door to hear the hangup") { doorEvents.contains(.callEnded(reason: "hangup")) }
         let names = Self.names(Self.events(in: events))
         XCTAssertEqual(names.filter { $0 != "connected" && $0 != "registered" },
-                       ["ringing", "accepted", "media-connected", "first-frame", "ended"])
+                       ["ringing", "accepted", "media-connected", "first-frame", "decoder", "ended"])
         XCTAssertEqual(Self.events(in: events).last?["reason"] as? String, "shutdown")
         door.stop()
     }

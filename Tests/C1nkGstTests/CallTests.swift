@@ -28,7 +28,7 @@ final class CallTests: XCTestCase {
         XCTAssertLessThan(figures.speakerPeakWhileGated, -60)
         XCTAssertGreaterThan(figures.speakerPeakWhileEnabled, -30)
         XCTAssertTrue(harness.door.doorOpened)
-        XCTAssertEqual(harness.callEvents(), ["ringing", "media-connected", "first-frame", "accepted", "door-opened", "ended"])
+        XCTAssertEqual(harness.callEvents(), ["ringing", "media-connected", "first-frame", "decoder", "accepted", "door-opened", "ended"])
         XCTAssertEqual(harness.lastEvent("ended")?["reason"] as? String, "hangup")
         XCTAssertEqual(harness.lastEvent("ringing")?["doorName"] as? String, "Hlavný vchod")
         waitUntil("the door to see the hangup") { harness.doorEvents.contains(.callEnded(reason: "hangup")) }

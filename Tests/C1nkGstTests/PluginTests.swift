@@ -165,7 +165,7 @@ final class PluginTests: XCTestCase {
         waitUntil("the door to hear the hangup") { doorEvents.contains(.callEnded(reason: "hangup")) }
         let names = launch.messages("c1nk-event").compactMap { $0["event"] }
         XCTAssertEqual(names.filter { !["connected", "registered", "levels"].contains($0) },
-                       ["ringing", "accepted", "media-connected", "first-frame"], launch.text)
+                       ["ringing", "accepted", "media-connected", "first-frame", "decoder"], launch.text)
         XCTAssertFalse(launch.text.contains("CRITICAL"), launch.text)
         // Left at exit: latency queries (GStreamer 1.22's, see docs/benchmarks.md) and
         // the process-wide DTLS agent of the start-up warm-up; no element, pad, bus or buffer.
