@@ -15,9 +15,16 @@ typedef struct {
   GstPad *pad;              /* the call's input pad (a reference), or NULL */
   gulong probe;
   GstElement *appsrc;       /* the shared media's source (a reference), or NULL; under owner->lock */
-  gboolean want_keyframe;   /* under owner->lock */
+  gboolean want_keyframe;   /* a client waits for a keyframe to start from; under owner->lock */
+  gint64 last_request;      /* monotonic time of the last keyframe asked for, 0 for none; under owner->lock */
   guint64 packets;          /* atomic */
 } Tap;
+
+/* A keyframe asked for and not seen in the media is asked for again this
+ * often: a door may drop a request (one that comes too soon after another,
+ * or a lost PLI), and a client that joined would wait for the door's next
+ * keyframe, which a WebRTC door sends only when asked. */
+#define C1NK_RESTREAM_KEYFRAME_RETRY_US (G_USEC_PER_SEC)
 
 struct C1nkRestream {
   GMutex lock;
@@ -91,9 +98,11 @@ static GstPadProbeReturn tap_probe (GstPad *pad, GstPadProbeInfo *info, gpointer
 {
   Tap *tap = data;
   C1nkRestream *r = tap->owner;
+  gint64 now = g_get_monotonic_time ();
   g_mutex_lock (&r->lock);
   GstElement *appsrc = tap->appsrc ? gst_object_ref (tap->appsrc) : NULL;
-  gboolean keyframe = tap->want_keyframe;
+  gboolean keyframe = tap->want_keyframe
+      && (tap->last_request == 0 || now - tap->last_request >= C1NK_RESTREAM_KEYFRAME_RETRY_US);
   g_mutex_unlock (&r->lock);
   if (!appsrc) return GST_PAD_PROBE_OK;
 
@@ -112,9 +121,10 @@ static GstPadProbeReturn tap_probe (GstPad *pad, GstPadProbeInfo *info, gpointer
     gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info), tap_push_each, pair);
   }
   if (keyframe && __atomic_load_n (&tap->packets, __ATOMIC_RELAXED) != before) {
-    /* The media takes packets now: a new client starts at a keyframe of the door's, asked for now. */
+    /* The media takes packets now: a new client starts at a keyframe of the
+     * door's, asked for now and again until one reaches the media (keyframe_seen). */
     g_mutex_lock (&r->lock);
-    tap->want_keyframe = FALSE;
+    tap->last_request = now;
     g_mutex_unlock (&r->lock);
     gst_pad_push_event (pad, gst_video_event_new_upstream_force_key_unit (GST_CLOCK_TIME_NONE, TRUE, 0));
   }
@@ -149,6 +159,50 @@ static void tap_detach (Tap *tap)
   if (appsrc) gst_object_unref (appsrc);
 }
 
+static gboolean is_keyframe (GstBuffer **buffer, guint index, gpointer found)
+{
+  if (!GST_BUFFER_FLAG_IS_SET (*buffer, GST_BUFFER_FLAG_DELTA_UNIT)) *(gboolean *) found = TRUE;
+  return !*(gboolean *) found;
+}
+
+/* The media's streaming thread, after its leaky source and the depayloader
+ * (which marks each frame a keyframe or not, whatever the codec): the
+ * keyframe a client waits for has reached the media. */
+static GstPadProbeReturn keyframe_seen (GstPad *pad, GstPadProbeInfo *info, gpointer data)
+{
+  Tap *tap = data;
+  gboolean found = FALSE;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER) {
+    GstBuffer *buffer = GST_PAD_PROBE_INFO_BUFFER (info);
+    is_keyframe (&buffer, 0, &found);
+  } else if (info->type & GST_PAD_PROBE_TYPE_BUFFER_LIST)
+    gst_buffer_list_foreach (GST_PAD_PROBE_INFO_BUFFER_LIST (info), is_keyframe, &found);
+  if (found) {
+    g_mutex_lock (&tap->owner->lock);
+    tap->want_keyframe = FALSE;
+    tap->last_request = 0;
+    g_mutex_unlock (&tap->owner->lock);
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* Watches the output of the element `appsrc` feeds (the depayloader) for keyframes. */
+static void watch_keyframes (Tap *tap, GstElement *appsrc)
+{
+  GstPad *source = gst_element_get_static_pad (appsrc, "src");
+  GstPad *peer = source ? gst_pad_get_peer (source) : NULL;
+  GstElement *depayloader = peer ? gst_pad_get_parent_element (peer) : NULL;
+  GstPad *output = depayloader ? gst_element_get_static_pad (depayloader, "src") : NULL;
+  if (output) {
+    restream_acquire (tap->owner);  /* released when the probe goes with the media */
+    gst_pad_add_probe (output, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_BUFFER_LIST, keyframe_seen, tap, tap_release);
+    gst_object_unref (output);
+  }
+  if (depayloader) gst_object_unref (depayloader);
+  if (peer) gst_object_unref (peer);
+  if (source) gst_object_unref (source);
+}
+
 /* A client's thread: the shared media is being made (the first client of a call, or the first after all left). */
 static void media_configure (GstRTSPMediaFactory *factory, GstRTSPMedia *media, gpointer data)
 {
@@ -161,8 +215,10 @@ static void media_configure (GstRTSPMediaFactory *factory, GstRTSPMedia *media, 
   r->video.appsrc = video;
   r->audio.appsrc = audio;
   r->video.want_keyframe = video != NULL;
+  r->video.last_request = 0;
   g_mutex_unlock (&r->lock);
   for (int i = 0; i < 2; i++) if (old[i]) gst_object_unref (old[i]);
+  if (video) watch_keyframes (&r->video, video);
   gst_object_unref (element);
 }
 
@@ -172,6 +228,7 @@ static void play_request (GstRTSPClient *client, GstRTSPContext *ctx, gpointer d
   C1nkRestream *r = data;
   g_mutex_lock (&r->lock);
   r->video.want_keyframe = r->video.appsrc != NULL;
+  r->video.last_request = 0;
   g_mutex_unlock (&r->lock);
 }
 

@@ -11,15 +11,17 @@ import C1nkProbes
 final class RTSPClient {
     let pipeline: Pipeline
     let frames: FrameCounter
+    let videoPackets: FrameCounter
     private let audio = AudioPeaks()
 
     init(url: String, protocols: String = "tcp") throws {
         let description = "rtspsrc name=s location=\(url) latency=100 protocols=\(protocols)"
-            + " s. ! application/x-rtp,media=video ! decodebin ! identity name=frames ! fakesink sync=false"
+            + " s. ! application/x-rtp,media=video ! identity name=packets ! decodebin ! identity name=frames ! fakesink sync=false"
             + " s. ! application/x-rtp,media=audio ! decodebin ! audioconvert ! audio/x-raw,format=S16LE"
             + " ! identity name=voice ! fakesink sync=false"
         pipeline = Pipeline(retaining: try XCTUnwrap(gst_parse_launch(description, nil)))
         frames = countBuffers(atElementNamed: "frames", in: pipeline.pointer)
+        videoPackets = countBuffers(atElementNamed: "packets", in: pipeline.pointer)
         let voice = try XCTUnwrap(pipeline.element(named: "voice")?.staticPad("sink"))
         let peaks = audio
         _ = voice.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { info in

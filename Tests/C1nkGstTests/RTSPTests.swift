@@ -1,4 +1,6 @@
 import XCTest
+import CGStreamer
+import Synchronization
 @testable import C1nkDoor
 @testable import C1nkProbes
 @testable import C1nkAnswerer
@@ -14,10 +16,11 @@ final class RTSPTests: XCTestCase {
     private var harness: CallHarness!
 
     private func start(_ access: RTSPAccess = .login(user: "hall", password: "s3cret pw"),
-                       codec: DoorMediaSession.VideoCodec = .vp8) throws {
+                       codec: DoorMediaSession.VideoCodec = .vp8,
+                       door: (inout DoorMediaSession.Options) -> Void = { _ in }) throws {
         restream = try RTSPRestream(settings: RTSPSettings(port: 0, access: access))
         let restream = self.restream!
-        harness = try CallHarness(codec: codec, makeMedia: restream.mediaFactory()) { _ in }
+        harness = try CallHarness(codec: codec, door: door, makeMedia: restream.mediaFactory()) { _ in }
         harness.events.onEvent = { event, _ in restream.handle(event) }
     }
 
@@ -37,6 +40,12 @@ final class RTSPTests: XCTestCase {
         waitUntil("the call's first frame", timeout: 10) { self.harness.count("first-frame") == 1 }
     }
 
+    /// What a client that decoded too little got, for the failure's output.
+    private func describe(_ client: RTSPClient) -> String {
+        "client: \(client.error() ?? "no error"); \(client.videoPackets.value.load(ordering: .relaxed)) video packets in, "
+            + "\(client.frames.value.load(ordering: .relaxed)) frames decoded; restream packets \(restream.packets)"
+    }
+
     private func waitForError(_ client: RTSPClient, _ what: String) -> String {
         var text: String?
         waitUntil(what, timeout: 8) { text = client.error(); return text != nil }
@@ -48,7 +57,7 @@ final class RTSPTests: XCTestCase {
         ringUntilFirstFrame()
         let client = try RTSPClient(url: url())
         if !waitUntil("frames decoded from rtsp://…/door", timeout: 8, { client.frames.value.load(ordering: .relaxed) >= 15 }) {
-            print("client: \(client.error() ?? "no error"); restream packets \(restream.packets)")
+            print(describe(client))
         }
         waitUntil("the door's audio track playing", timeout: 5) { client.audioBuffers >= 20 }
         XCTAssertLessThan(client.audioPeak, 33, "before accept, the restream's audio is silence (the speaker's gate)")
@@ -73,7 +82,9 @@ final class RTSPTests: XCTestCase {
         XCTAssertEqual(anonymous.frames.value.load(ordering: .relaxed), 0)
         // The same call serves the right login.
         let right = try RTSPClient(url: url())
-        waitUntil("frames with the login", timeout: 8) { right.frames.value.load(ordering: .relaxed) >= 5 }
+        if !waitUntil("frames with the login", timeout: 8, { right.frames.value.load(ordering: .relaxed) >= 5 }) {
+            print(describe(right))
+        }
     }
 
     func testH264IsRestreamedAsReceived() throws {
@@ -81,7 +92,7 @@ final class RTSPTests: XCTestCase {
         ringUntilFirstFrame()
         let client = try RTSPClient(url: url(nil), protocols: "udp")
         let decoded = waitUntil("H.264 frames decoded over UDP", timeout: 8) { client.frames.value.load(ordering: .relaxed) >= 15 }
-        if !decoded { print("client: \(client.error() ?? "no error"); restream packets \(restream.packets)") }
+        if !decoded { print(describe(client)) }
     }
 
     func testAccessOptionsThatDoNotGoTogether() {
@@ -113,8 +124,34 @@ extension RTSPTests {
         waitUntil("seconds of video pushed to the media", timeout: 8) { self.restream.packets.video > pushed + 200 }
         let shown = session.framesRendered
         let other = try RTSPClient(url: url(nil))
-        waitUntil("another client's frames", timeout: 8) { other.frames.value.load(ordering: .relaxed) >= 30 }
+        if !waitUntil("another client's frames", timeout: 8, { other.frames.value.load(ordering: .relaxed) >= 30 }) {
+            print(describe(other))
+        }
         XCTAssertGreaterThan(session.framesRendered, shown + 20, "the call goes on showing the door")
         withExtendedLifetime(stalled) {}
+    }
+}
+
+extension RTSPTests {
+    /// A WebRTC door sends a keyframe only when asked, and may drop a request
+    /// (one too soon after another, a lost PLI): a client that joined must
+    /// not wait for the next call.
+    func testAKeyframeRequestTheDoorDropsIsAskedAgain() throws {
+        try start(.anonymous) { $0.adaptsToFeedback = true }
+        ringUntilFirstFrame()
+        let session = try XCTUnwrap(harness.answerer.currentSession)
+        let webrtcOutput = try XCTUnwrap(session.receivedStreams.video?.peer)
+        let dropped = Atomic<Int>(0)
+        let probe = webrtcOutput.addProbe(GST_PAD_PROBE_TYPE_EVENT_UPSTREAM) { info in
+            guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
+                  gst_video_event_is_force_key_unit(event) != 0,
+                  dropped.compareExchange(expected: 0, desired: 1, ordering: .relaxed).exchanged else { return GST_PAD_PROBE_OK }
+            return GST_PAD_PROBE_DROP
+        }
+        defer { webrtcOutput.removeProbe(probe) }
+        let client = try RTSPClient(url: url(nil))
+        let decoded = waitUntil("frames after a second request", timeout: 8) { client.frames.value.load(ordering: .relaxed) >= 5 }
+        XCTAssertEqual(dropped.load(ordering: .relaxed), 1, "the client's first keyframe request was dropped")
+        if !decoded { print(describe(client)) }
     }
 }

@@ -14,7 +14,9 @@ G_BEGIN_DECLS
  * call's received RTP, re-payloaded without decoding, pushed by pad probes
  * on the call's input pads into the media's `appsrc`s, which are leaky (the
  * oldest packets go when a client is slow): the call never waits for a
- * client. Between calls there is no mount: an authenticated DESCRIBE gets
+ * client. A client that starts playing starts at a keyframe of the door's,
+ * asked for then and again each second until one reaches the media (a
+ * WebRTC door sends one only when asked, and may drop a request). Between calls there is no mount: an authenticated DESCRIBE gets
  * 404 Not Found, and the clients of the call that ended are disconnected. */
 typedef struct C1nkRestream C1nkRestream;
 
