@@ -21,6 +21,8 @@ struct BenchOptions {
     var idleSeconds: Double = 60
     /// `--idle-only`: only the idle rows (with the web page and MQTT off and on).
     var idleOnly = false
+    /// `--footprint`: only the memory rows (connected, after calls, after a compressed day).
+    var footprint = false
     var scaleMax = 4
     /// `--scale`: only the scale section; `--scale-pipeline`: which answerers.
     var scaleOnly = false
@@ -129,6 +131,11 @@ struct BenchOptions {
       --rtsp                only the RTSP restream: glass-to-glass at an rtspsrc client against the
                             wall's sink, and the answerer's CPU with 0, 1 and 20 clients (VP8 640x480
                             unless --codec/--resolution say). Goal: RTSP ≤ 1.2× the wall's at p50
+      --footprint           only the answerer's memory with --web-port and --mqtt on: RSS, PSS and
+                            private when connected, after max(100, N) calls and after a day's traffic
+                            compressed (MQTT commands and page polls once a minute, wrong logins, a lost
+                            signaling connection an hour); C1NK_ANSWER_BINARY=PATH measures another build.
+                            Goal: idle RSS ≤ 40 MB, PSS ≤ 25 MB
       --home                only the home: max(5, N) rings to c1nk-gst-answer --mqtt --snapshot with a
                             local mosquitto: the door's ring → the ring event at an MQTT subscriber,
                             and the first frame → the snapshot on disk. Goals: ≤ 50 ms and ≤ 150 ms
@@ -215,6 +222,7 @@ struct BenchOptions {
             case "--web-talk": options.webTalk = true
             case "--main-loop": options.mainLoop = true
             case "--home": options.home = true
+            case "--footprint": options.footprint = true
             case "--network": options.network = true
             case "--wall-latency": options.wallLatency = true
             case "--rtsp": options.rtsp = true

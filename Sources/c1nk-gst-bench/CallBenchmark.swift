@@ -220,10 +220,11 @@ struct BenchError: Error, CustomStringConvertible {
 }
 
 enum AnswererProcess {
-    /// Starts the `c1nk-gst-answer` built beside this benchmark.
+    /// Starts the `c1nk-gst-answer` built beside this benchmark, or the one
+    /// `$C1NK_ANSWER_BINARY` names (another build, e.g. the Debian package's).
     static func spawn(_ arguments: [String]) throws -> Process {
         let folder = ((try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")) ?? CommandLine.arguments[0]) as NSString
-        let binary = folder.deletingLastPathComponent + "/c1nk-gst-answer"
+        let binary = ProcessInfo.processInfo.environment["C1NK_ANSWER_BINARY"] ?? folder.deletingLastPathComponent + "/c1nk-gst-answer"
         guard FileManager.default.isExecutableFile(atPath: binary) else {
             throw BenchError("\(binary) is missing: build it first (swift build -c release)")
         }

@@ -70,6 +70,11 @@ do {
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
+    if options.footprint {
+        let figures = try FootprintBenchmark(calls: max(100, options.repeats)).run(progress: progress)
+        print(options.json ? figures.json : figures.table)
+        exit(0)
+    }
     if options.home {
         report.home = try HomeBenchmark(rings: max(5, options.repeats)).run(progress: progress)
         printReport()
