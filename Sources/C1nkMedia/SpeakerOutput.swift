@@ -73,8 +73,18 @@ public final class SpeakerOutput {
     /// ~20 ms.
     /// `clock`: where its timers come from (sleeping when idle, realigning
     /// calls, letting sounds finish); `idleSeconds`, `callRealignSeconds`: those timers.
+    /// `autoaudiosink` on a machine with nothing to play on (`presence`) is
+    /// a silent sink at once, said in the log, rather than every audio
+    /// plug-in loaded to find the same.
     public init(sink: String, volume: Double = 1, callLatencyMilliseconds: UInt = MediaConfiguration().latencyMilliseconds,
-                clock: any TimerClock = GLibClock.shared, idleSeconds: Double = 1, callRealignSeconds: Double = 2) throws {
+                clock: any TimerClock = GLibClock.shared, idleSeconds: Double = 1, callRealignSeconds: Double = 2,
+                presence: @autoclosure () -> AudioOutputPresence = .current) throws {
+        var sink = sink
+        if sink == "autoaudiosink", presence().found == nil {
+            Log.speaker.info("no speaker on this machine (no sound card in /dev/snd, no sound server): calls are silent here; "
+                             + "--audio-sink chooses one")
+            sink = AudioOutputPresence.silentSink
+        }
         graph = try SpeakerGraph(sink: sink, volume: volume, callLatencyMilliseconds: callLatencyMilliseconds,
                                  probeName: "c1nk-echo-probe-\(Self.serial.add(1, ordering: .relaxed).newValue)")
         self.volume = volume
