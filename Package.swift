@@ -57,12 +57,13 @@ let package = Package(
         .target(name: "CDisplayInput", dependencies: ["CGStreamer"]),
         // The playout-delay header extension on each packet sent to a browser (a pad probe in C).
         .target(name: "CPlayoutDelay", dependencies: ["CGStreamer"]),
-        // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
+        // The shipped pipeline descriptions (Pipelines/*.pipeline, plain files that installs copy
+        // to share/c1nk-gst/pipelines) and where to find them; no resource bundle, whose accessor needs Foundation.
         .target(
             name: "C1nkPipelines",
+            dependencies: ["C1nkGLibBase"],
             path: "Pipelines",
-            resources: [.copy("display.pipeline"), .copy("record.pipeline"),
-                        .copy("display-record.pipeline"), .copy("audio.pipeline")]
+            exclude: ["display.pipeline", "record.pipeline", "display-record.pipeline", "audio.pipeline"]
         ),
         // The GLib bridge, in two halves, the only Swift that touches raw callbacks and pointers.
         // Its GStreamer-free half: the main context, timers and the clock, sockets, logs.
