@@ -102,6 +102,6 @@ public struct RecordingTarget: Equatable, Sendable {
         localtime_r(&time, &parts)
         var buffer = [Int8](repeating: 0, count: 4096)
         let count = Glibc.strftime(&buffer, buffer.count, pattern, &parts)
-        return count > 0 ? String(cString: buffer) : pattern
+        return count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : pattern
     }
 }
