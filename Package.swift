@@ -9,9 +9,11 @@ import PackageDescription
 //   C1nkGLibBase → C1nkSignaling → C1nkLocal, C1nkService
 //   C1nkMedia → C1nkViewers (what copies a call to someone else: web viewers, the snapshot).
 //   C1nkMedia + C1nkViewers + C1nkSignaling → C1nkAnswerer → C1nkDoor → commands, plugin.
-//   C1nkCall → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
+//   C1nkCall + C1nkGLibBase → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
 //   C1nkGLibBase + C1nkCall → C1nkWeb (with CCrypt: the web page's server, docs/web.md).
 //   C1nkAnswerer → C1nkRTSP (with CRestream over CGstRTSPServer: the RTSP restream).
+// The targets c1nk-gst-answer links import FoundationEssentials, never Foundation (whose
+// ICU data would sit in its memory): C1nkGLibBase has the few helpers that stand in.
 // C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
 // the bridge: c1nk-gst-server links no libgstreamer. docs/architecture.md has the map.
 
@@ -57,19 +59,20 @@ let package = Package(
         .target(name: "CDisplayInput", dependencies: ["CGStreamer"]),
         // The playout-delay header extension on each packet sent to a browser (a pad probe in C).
         .target(name: "CPlayoutDelay", dependencies: ["CGStreamer"]),
-        // The shipped pipeline descriptions (Pipelines/*.pipeline) as a resource bundle.
+        // The shipped pipeline descriptions (Pipelines/*.pipeline, plain files that installs copy
+        // to share/c1nk-gst/pipelines) and where to find them; no resource bundle, whose accessor needs Foundation.
         .target(
             name: "C1nkPipelines",
+            dependencies: ["C1nkGLibBase"],
             path: "Pipelines",
-            resources: [.copy("display.pipeline"), .copy("record.pipeline"),
-                        .copy("display-record.pipeline"), .copy("audio.pipeline")]
+            exclude: ["display.pipeline", "record.pipeline", "display-record.pipeline", "audio.pipeline"]
         ),
         // The GLib bridge, in two halves, the only Swift that touches raw callbacks and pointers.
         // Its GStreamer-free half: the main context, timers and the clock, sockets, logs.
         .target(name: "C1nkGLibBase", dependencies: ["CGLib"], exclude: readme),
         // Its GStreamer half: owning wrappers (elements, bins, pads, caps, buffers), probes, buses.
         .target(name: "C1nkGLib", dependencies: ["CGLib", "CGStreamer", "C1nkGLibBase"], exclude: readme),
-        // The wire protocol: Codable messages, the codec, protocol errors. Foundation only.
+        // The wire protocol: Codable messages, the codec, protocol errors. FoundationEssentials only.
         .target(name: "C1nkProtocol", exclude: readme, swiftSettings: []),
         // The call as a pure state machine (events in, intents and actions out) and its typed events.
         .target(name: "C1nkCall", dependencies: ["C1nkProtocol"], exclude: readme, swiftSettings: []),
@@ -100,7 +103,7 @@ let package = Package(
                                                      "C1nkMedia", "C1nkViewers", "C1nkSignaling"],
                 exclude: readme, swiftSettings: []),
         // Running as a service: the control socket, readiness notification, recording retention.
-        .target(name: "C1nkService", dependencies: ["C1nkGLibBase"], exclude: readme, swiftSettings: []),
+        .target(name: "C1nkService", dependencies: ["C1nkGLibBase", "C1nkProtocol"], exclude: readme, swiftSettings: []),
         // The local signaling server: a pure call router behind sockets, and the media relay.
         .target(name: "C1nkLocal", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkSignaling"], exclude: readme,
                 swiftSettings: []),
@@ -115,14 +118,14 @@ let package = Package(
             providers: [.apt(["libmosquitto-dev", "libssl-dev"])]
         ),
         // The home's view of the answerer, pure: Home Assistant discovery, events to publications, commands parsed.
-        .target(name: "C1nkHome", dependencies: ["C1nkCall"], exclude: readme, swiftSettings: []),
+        .target(name: "C1nkHome", dependencies: ["C1nkGLibBase", "C1nkProtocol", "C1nkCall"], exclude: readme, swiftSettings: []),
         // MQTT through libmosquitto on the main context (its pointers and callbacks stay here), and the link to the home.
         .target(name: "C1nkMQTT", dependencies: ["CMosquitto", "C1nkGLibBase", "C1nkCall", "C1nkHome"], exclude: readme,
                 swiftSettings: []),
         // libcrypt (Debian: libcrypt-dev): yescrypt for the web page's password.
         .systemLibrary(name: "CCrypt", providers: [.apt(["libcrypt-dev"])]),
         // The web page's server: HTTPS, logins and sessions, the JSON API, the page's files.
-        .target(name: "C1nkWeb", dependencies: ["CCrypt", "C1nkGLibBase", "C1nkCall"], exclude: readme, swiftSettings: []),
+        .target(name: "C1nkWeb", dependencies: ["CCrypt", "C1nkGLibBase", "C1nkProtocol", "C1nkCall"], exclude: readme, swiftSettings: []),
         // gst-rtsp-server (Debian: libgstrtspserver-1.0-dev), for CRestream alone.
         .systemLibrary(
             name: "CGstRTSPServer",

@@ -1,15 +1,13 @@
-import Foundation
+import C1nkGLibBase
+import FoundationEssentials
 
 /// Where the pipeline descriptions shipped with c1nk-gst are found:
-/// `$C1NK_PIPELINES_DIR` alone when set; otherwise, in order, the resource bundle SwiftPM puts next to the
-/// executable (`swift run`, `swift build`; copy it along when installing);
+/// `$C1NK_PIPELINES_DIR` alone when set; otherwise, in order,
 /// `../share/c1nk-gst/pipelines` beside the executable's folder (an installed
 /// layout); when this code is loaded as the GStreamer plugin `libgstc1nk.so`,
-/// the same two beside the plugin (the build folder; PREFIX/share/c1nk-gst/pipelines
-/// from PREFIX/lib/<multiarch>/gstreamer-1.0); the source tree this was built from.
+/// PREFIX/share/c1nk-gst/pipelines from PREFIX/lib/<multiarch>/gstreamer-1.0;
+/// the source tree this was built from (`swift run`, `swift build`, the tests).
 public enum ShippedPipelines {
-    static let bundleName = "c1nk-gst_C1nkPipelines.resources"
-
     public static var directory: String? {
         candidates().first { FileManager.default.fileExists(atPath: $0 + "/display.pipeline") }
     }
@@ -19,16 +17,12 @@ public enum ShippedPipelines {
         // A folder set on purpose is the only one looked in: a wrong one is said, not papered over.
         if let override = ProcessInfo.processInfo.environment["C1NK_PIPELINES_DIR"], !override.isEmpty { return [override] }
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let folder = (executable as NSString).deletingLastPathComponent
-            result.append(folder + "/" + bundleName)
-            result.append((folder as NSString).deletingLastPathComponent + "/share/c1nk-gst/pipelines")
+            result.append(executable.deletingLastPathComponent.deletingLastPathComponent + "/share/c1nk-gst/pipelines")
         }
         if let library = loadedLibrary() {
-            let folder = (library as NSString).deletingLastPathComponent
-            result.append(folder + "/" + bundleName)
-            result.append(folder + "/../../../share/c1nk-gst/pipelines")
+            result.append(library.deletingLastPathComponent + "/../../../share/c1nk-gst/pipelines")
         }
-        result.append((#filePath as NSString).deletingLastPathComponent)
+        result.append(#filePath.deletingLastPathComponent)
         return result
     }
 
@@ -36,10 +30,9 @@ public enum ShippedPipelines {
     /// mapping of /proc/self/maps that holds it; nil in an executable.
     private static func loadedLibrary() -> String? {
         let address = UInt(bitPattern: #dsohandle)
-        // Read to the end: /proc files report a size of 0, which String(contentsOfFile:) trusts.
-        guard let handle = FileHandle(forReadingAtPath: "/proc/self/maps") else { return nil }
-        defer { try? handle.close() }
-        let maps = String(decoding: handle.readDataToEndOfFile(), as: UTF8.self)
+        // Read to the end: /proc files report a size of 0.
+        guard let bytes = readFile(atPath: "/proc/self/maps") else { return nil }
+        let maps = String(decoding: bytes, as: UTF8.self)
         for line in maps.split(separator: "\n") {
             let columns = line.split(separator: " ", omittingEmptySubsequences: true)
             guard columns.count >= 6, let path = columns.last, path.hasSuffix(".so") else { continue }

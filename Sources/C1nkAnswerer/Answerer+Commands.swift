@@ -1,12 +1,13 @@
+import C1nkGLib
 import C1nkCall
-import Foundation
+import FoundationEssentials
 
 extension Answerer {
     /// One line of manual answering: accept, reject, open, hangup, mute,
     /// unmute, or their first letters. Returns an error text for anything else.
     @discardableResult
     public func command(_ line: String) -> String? {
-        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        let word = line.trimmingWhitespace().lowercased()
         guard !word.isEmpty else { return nil }
         guard let event = UserCommand.event(for: word) else { return UserCommand.unknown(word) }
         if machine.call == nil { return "no call in progress" }

@@ -1,6 +1,6 @@
 import C1nkCall
 import C1nkGLib
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Writes one JSON object per line, `{"event": …, "callId": …, "t": <unix ms>, …}`,

@@ -2,7 +2,7 @@ import C1nkCall
 import C1nkMedia
 import C1nkPipeline
 import C1nkProtocol
-import Foundation
+import FoundationEssentials
 
 /// A server's callId through to what is built from it: the recording's and
 /// the snapshot's file names, and the text a recording pipeline is parsed

@@ -1,8 +1,9 @@
+import C1nkGLib
 import C1nkCall
 import C1nkMedia
 import C1nkPipeline
 import C1nkProtocol
-import Foundation
+import FoundationEssentials
 
 /// One untrusted input through every path that reads what the network
 /// sends: the wire codec of all four message kinds, the door's SDP offer
@@ -64,7 +65,7 @@ public enum FuzzInput {
     private static let parsedDescriptions = SeenKeys(limit: 4096)
 
     final class SeenKeys: @unchecked Sendable {
-        private let lock = NSLock()
+        private let lock = ThreadLock()
         private var keys: Set<String> = []
         private let limit: Int
 

@@ -1,5 +1,5 @@
 import C1nkProtocol
-import Foundation
+import FoundationEssentials
 
 /// The one JSON encoding of `CallEvent`: one object per line,
 /// `{"event": …, "callId": …, "t": <unix ms>, …fields}`, keys sorted, slashes
@@ -69,7 +69,7 @@ extension CallEvent {
     /// The line of the events log, without its newline; nil if a number
     /// cannot be written in JSON (NaN, infinity).
     public func jsonLine(t: Int64) -> Data? {
-        try? JSONSerialization.data(withJSONObject: jsonObject(t: t), options: [.sortedKeys, .withoutEscapingSlashes])
+        JSONValue.text(of: jsonObject(t: t), sortedKeys: true, escapingSlashes: false)
     }
 
     /// Reads an event back from its wire fields (`t` is ignored).

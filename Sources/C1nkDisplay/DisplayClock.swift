@@ -1,4 +1,6 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
+import Glibc
 
 /// The clock and dates of the display, in Slovak, in local time.
 enum DisplayClock {
@@ -16,7 +18,7 @@ enum DisplayClock {
     /// "14:32".
     static func time(_ date: Date) -> String {
         let p = parts(date)
-        return String(format: "%02d:%02d", p.tm_hour, p.tm_min)
+        return String(printf: "%02d:%02d", p.tm_hour, p.tm_min)
     }
 
     /// "utorok 1. decembra".

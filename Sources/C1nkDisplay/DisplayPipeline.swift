@@ -4,7 +4,8 @@ import C1nkPipeline
 import C1nkProbes
 import CDisplayInput
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// The wall display's one pipeline, alive as long as the process: the screen
 /// never goes black between calls and a kmssink sets its mode once.

@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// A sink's last frame read back, converted (the screenshots, and tests
 /// that look at what the display shows).

@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Keys and touches from Linux input devices (`--input /dev/input/eventN|auto`)
@@ -67,7 +67,7 @@ public final class EvdevReader {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: "/dev/input")) ?? []
         return names.filter { $0.hasPrefix("event") }.sorted().compactMap { name in
             let capabilities = (try? String(contentsOfFile: "/sys/class/input/\(name)/device/capabilities/ev", encoding: .utf8)) ?? ""
-            guard let bits = UInt64(capabilities.trimmingCharacters(in: .whitespacesAndNewlines), radix: 16),
+            guard let bits = UInt64(capabilities.trimmingWhitespaceAndNewlines(), radix: 16),
                   bits & (1 << UInt64(EV_KEY)) != 0 else { return nil }
             let path = "/dev/input/\(name)"
             return access(path, R_OK) == 0 ? path : nil

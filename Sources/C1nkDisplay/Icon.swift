@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The display's icons, drawn as simple vector shapes in a 24-unit box
 /// (the phone app's SF Symbols are Apple's and do not ship here).

@@ -1,5 +1,5 @@
 import C1nkGLib
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Every ring, kept as owner-only JSON lines in
@@ -51,7 +51,7 @@ public final class RingHistory {
 
     public static func defaultPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         let state = environment["XDG_STATE_HOME"].flatMap { $0.isEmpty ? nil : $0 }
-            ?? (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state"
+            ?? (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state"
         return state + "/c1nk/history.jsonl"
     }
 
@@ -101,7 +101,7 @@ public final class RingHistory {
     }
 
     private func prepareDirectory() throws {
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.deletingLastPathComponent
         try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
     }
 

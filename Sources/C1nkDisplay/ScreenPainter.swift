@@ -1,5 +1,5 @@
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Paints a `ScreenLayout` with Cairo and Pango (Inter), once per state
 /// change. The display pipeline composes the pictures with the door's video

@@ -1,7 +1,7 @@
 import C1nkCall
 import C1nkGLib
 import C1nkSpeaker
-import Foundation
+import FoundationEssentials
 
 /// The wall display: follows the answerer's events with a `DisplayMachine`,
 /// paints a new picture only when what it shows changes (and once a minute

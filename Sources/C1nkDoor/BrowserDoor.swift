@@ -1,5 +1,6 @@
 import C1nkGLib
-import Foundation
+import C1nkProtocol
+import FoundationEssentials
 import Glibc
 
 /// A door panel that is a real browser: headless Chromium (libwebrtc, as the
@@ -70,7 +71,7 @@ public final class BrowserDoor {
 
     private let options: Options
     private let log = Log.door
-    private var process: Process?
+    private var process: ChildProcess?
     private var output: FileDescriptorWatch?
     private var pending = Data()
     private let profile: String
@@ -88,7 +89,7 @@ public final class BrowserDoor {
 
     public init(_ options: Options) {
         self.options = options
-        profile = NSTemporaryDirectory() + "c1nk-browser-door-" + UUID().uuidString.prefix(8)
+        profile = temporaryFolder() + "c1nk-browser-door-" + UUID().uuidString.prefix(8)
     }
 
     deinit { stop() }
@@ -111,32 +112,23 @@ public final class BrowserDoor {
             URLQueryItem(name: "name", value: options.doorName),
             URLQueryItem(name: "ring", value: options.ringOnConnect ? "1" : "0"),
             URLQueryItem(name: "repair", value: options.repair),
-            URLQueryItem(name: "monotonic-offset", value: String(format: "%.3f", Self.realtimeMinusMonotonicMilliseconds())),
+            URLQueryItem(name: "monotonic-offset", value: String(printf: "%.3f", Self.realtimeMinusMonotonicMilliseconds())),
         ]
-        let pipe = Pipe()
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = Self.flags(profile: profile) + ["file://" + page + "?" + (query.percentEncodedQuery ?? "")]
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = pipe
-        try process.run()
+        let process = try ChildProcess(executable, Self.flags(profile: profile) + ["file://" + page + "?" + (query.percentEncodedQuery ?? "")],
+                                       input: .null, output: .null, error: .pipe)
         self.process = process
-        let fd = pipe.fileHandleForReading.fileDescriptor
+        guard let fd = process.errorPipe else { return }
         _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
         output = FileDescriptorWatch(fd: fd, .readable) { [weak self] _ in
             self?.readConsole(fd) ?? false
         }
-        self.pipe = pipe
     }
-
-    private var pipe: Pipe?
 
     /// Ends the browser (its whole process group) and removes its profile.
     public func stop() {
         output = nil
         if let process, process.isRunning {
-            // Its process group (Foundation starts each child in one of its
+            // Its process group (ChildProcess starts each child in one of its
             // own), so that its renderer and helpers end with it.
             let pid = process.processIdentifier
             if kill(-pid, SIGTERM) != 0 { kill(pid, SIGTERM) }
@@ -146,7 +138,6 @@ public final class BrowserDoor {
             process.waitUntilExit()
         }
         process = nil
-        pipe = nil
         try? FileManager.default.removeItem(atPath: profile)
     }
 
@@ -187,8 +178,8 @@ public final class BrowserDoor {
     /// `[…:INFO:CONSOLE(12)] "c1nk-door {…}", source: file:///… (12)`
     private func consoleLine(_ line: String) {
         for (marker, handle) in [("\"c1nk-door-stats ", statsLine), ("\"c1nk-door ", eventLine)] {
-            guard let start = line.range(of: marker) else { continue }
-            let end = line.range(of: "\", source:", options: .backwards)?.lowerBound ?? line.endIndex
+            guard let start = line.firstRange(of: marker) else { continue }
+            let end = line.ranges(of: "\", source:").last?.lowerBound ?? line.endIndex
             guard start.upperBound < end else { return }
             handle(Data(line[start.upperBound..<end].utf8))
             return
@@ -202,7 +193,7 @@ public final class BrowserDoor {
     }
 
     private func eventLine(_ json: Data) {
-        guard let object = (try? JSONSerialization.jsonObject(with: json)) as? [String: Any],
+        guard let object = JSONValue.object(in: json),
               let name = object["event"] as? String else { return }
         let event: Event?
         switch name {

@@ -1,5 +1,6 @@
 import C1nkGLib
-import Foundation
+import C1nkProtocol
+import FoundationEssentials
 import Glibc
 
 /// Headless Chromium driven over the DevTools protocol (its WebSocket, with
@@ -47,8 +48,8 @@ public final class DevToolsBrowser {
         }
     }
 
-    private let process = Process()
-    private let profile = NSTemporaryDirectory() + "c1nk-devtools-" + UUID().uuidString.prefix(8)
+    private var process: ChildProcess?
+    private let profile = temporaryFolder() + "c1nk-devtools-" + UUID().uuidString.prefix(8)
     private var socket: WebSocketConnection?
     private var nextId = 0
     private var replies: [Int: [String: Any]] = [:]
@@ -62,26 +63,22 @@ public final class DevToolsBrowser {
         try FileManager.default.createDirectory(atPath: profile, withIntermediateDirectories: true)
         connector = try WebSocketConnector(trustedCAFile: nil)
         let command = (network?.commandPrefix ?? []) + [executable]
-        process.executableURL = URL(fileURLWithPath: command[0])
-        process.arguments = Array(command.dropFirst()) + BrowserDoor.flags(profile: profile)
+        let arguments = Array(command.dropFirst()) + BrowserDoor.flags(profile: profile)
             + ["--remote-debugging-port=0", "--ignore-certificate-errors", "--window-size=800,1000",
                "--use-fake-device-for-media-stream", "--use-fake-ui-for-media-stream"] + extraFlags
             // More of Chromium's flags for an experiment (field trials, logging), space-separated.
             + (ProcessInfo.processInfo.environment["C1NK_CHROMIUM_FLAGS"]?.split(separator: " ").map(String.init) ?? [])
             + ["about:blank"]
         let log = profile + "/stderr"
-        FileManager.default.createFile(atPath: log, contents: nil)
-        process.standardError = FileHandle(forWritingAtPath: log)
-        process.standardOutput = FileHandle.nullDevice
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
+        _ = FileManager.default.createFile(atPath: log, contents: nil)
+        process = try ChildProcess(command[0], arguments, input: .null, output: .null, error: .file(log))
         var url: String?
         _ = MainContext.run(timeout: 20) {
             let text = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
-            if let range = text.range(of: "DevTools listening on ") {
+            if let range = text.firstRange(of: "DevTools listening on ") {
                 url = String(text[range.upperBound...].prefix { !$0.isNewline })
             }
-            return url != nil || !self.process.isRunning
+            return url != nil || !(self.process?.isRunning ?? false)
         }
         guard var url else { stop(); throw DevToolsError("Chromium said no DevTools address") }
         if let network {
@@ -91,7 +88,7 @@ public final class DevToolsBrowser {
                 throw DevToolsError("cannot reach DevTools in \(network.name)")
             }
             self.forward = forward
-            url = url.replacingOccurrences(of: ":\(port)/", with: ":\(forward.port)/")
+            url = url.replacing(":\(port)/", with: ":\(forward.port)/")
         }
         var result: Result<WebSocketConnection, GLibError>?
         connector.connect(to: url) { result = $0 }
@@ -122,10 +119,10 @@ public final class DevToolsBrowser {
         socket = nil
         forward?.stop()
         forward = nil
-        if process.isRunning {
+        if let process, process.isRunning {
             let pid = process.processIdentifier
             if kill(-pid, SIGTERM) != 0 { kill(pid, SIGTERM) }
-            _ = MainContext.run(timeout: 5) { !self.process.isRunning }
+            _ = MainContext.run(timeout: 5) { !process.isRunning }
             if process.isRunning { kill(-pid, SIGKILL); kill(pid, SIGKILL) }
             process.waitUntilExit()
         }
@@ -137,7 +134,7 @@ public final class DevToolsBrowser {
         nextId += 1
         var message: [String: Any] = ["id": nextId, "method": method, "params": params]
         if let session { message["sessionId"] = session }
-        let data = try! JSONSerialization.data(withJSONObject: message)
+        let data = JSONValue.text(of: message)!
         socket?.send(String(decoding: data, as: UTF8.self))
         return nextId
     }
@@ -151,7 +148,7 @@ public final class DevToolsBrowser {
     }
 
     private func received(_ text: String) {
-        guard let object = (try? JSONSerialization.jsonObject(with: Data(text.utf8))) as? [String: Any],
+        guard let object = JSONValue.object(in: Data(text.utf8)),
               let id = object["id"] as? Int else { return }
         replies[id] = object
     }

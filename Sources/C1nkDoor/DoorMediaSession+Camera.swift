@@ -9,7 +9,7 @@ extension DoorMediaSession {
     /// The door's camera: test pattern, the door's name, optionally the time
     /// stamp, the encoder and its RTP payloader. Also used alone by the benchmark's baseline.
     public static func camera(_ options: Options, label: String? = nil, name: String = "door-camera", record: StampedFrames? = nil) throws -> Bin {
-        let text = (label ?? options.doorName).replacingOccurrences(of: "\"", with: "'")
+        let text = (label ?? options.doorName).replacing("\"", with: "'")
         let bin = options.preEncoded
             ? try PreEncodedCamera.make(options, label: text, name: name, encoder: encoder(options), rtpOutput: rtpOutput(options))
             : Bin(adopting: try PipelineBin.make(
@@ -36,7 +36,7 @@ extension DoorMediaSession {
     /// The camera's encoder and payloader.
     static func encoder(_ options: Options) -> String {
         if options.adaptsToFeedback { return options.codec.adaptiveEncoder(kbps: Int(FeedbackRate().kbps)) }
-        return options.codec.encoder(kbps: videoBudget(options)).replacingOccurrences(of: "=60 ", with: "=\(options.keyframeDistance) ")
+        return options.codec.encoder(kbps: videoBudget(options)).replacing("=60 ", with: "=\(options.keyframeDistance) ")
     }
 
     /// What the camera sees. An adapting door shows a moving zone plate,
@@ -58,7 +58,7 @@ extension DoorMediaSession {
     /// the door announces one.
     static func rtpOutput(_ options: Options) -> String {
         guard let announced = options.announcedVideoCodec else {
-            let feedback = options.adaptsToFeedback ? DoorRateAdaptation.extmapField.replacingOccurrences(of: "\"", with: "\\\"") : ""
+            let feedback = options.adaptsToFeedback ? DoorRateAdaptation.extmapField.replacing("\"", with: "\\\"") : ""
             return "capsfilter name=\(PipelineBin.outputName) caps=\"\(options.codec.rtpCaps)\(feedback)\""
         }
         return "capsfilter caps=\"\(options.codec.rtpCaps)\" ! capssetter name=\(PipelineBin.outputName) join=true replace=false caps=\"application/x-rtp,encoding-name=\(announced)\""

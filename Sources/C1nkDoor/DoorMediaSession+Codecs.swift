@@ -31,7 +31,7 @@ extension DoorMediaSession {
                     + " undershoot=100 overshoot=15 buffer-size=1000 buffer-initial-size=500 buffer-optimal-size=600"
                     + " max-intra-bitrate=300 max-quantizer=63 ! " + (self == .vp8 ? "rtpvp8pay pt=96" : "rtpvp9pay pt=98")
             case .h264:
-                return encoder.replacingOccurrences(of: "key-int-max=60 ", with: "key-int-max=3000 bitrate=\(kbps) vbv-buf-capacity=300 ")
+                return encoder.replacing("key-int-max=60 ", with: "key-int-max=3000 bitrate=\(kbps) vbv-buf-capacity=300 ")
             }
         }
 
@@ -39,9 +39,9 @@ extension DoorMediaSession {
         func encoder(kbps: Int) -> String {
             guard kbps > 0 else { return encoder }
             switch self {
-            case .vp8: return encoder.replacingOccurrences(of: "vp8enc ", with: "vp8enc target-bitrate=\(kbps * 1000) ")
-            case .h264: return encoder.replacingOccurrences(of: "x264enc ", with: "x264enc bitrate=\(kbps) vbv-buf-capacity=300 ")
-            case .vp9: return encoder.replacingOccurrences(of: "vp9enc ", with: "vp9enc target-bitrate=\(kbps * 1000) ")
+            case .vp8: return encoder.replacing("vp8enc ", with: "vp8enc target-bitrate=\(kbps * 1000) ")
+            case .h264: return encoder.replacing("x264enc ", with: "x264enc bitrate=\(kbps) vbv-buf-capacity=300 ")
+            case .vp9: return encoder.replacing("vp9enc ", with: "vp9enc target-bitrate=\(kbps * 1000) ")
             }
         }
 

@@ -45,7 +45,7 @@ public final class DoorMediaSession {
         GStreamer.initialize()
         pipeline = OwnedPipeline(named: "c1nk-door")
         let bin = pipeline.pipeline
-        let label = options.doorName.replacingOccurrences(of: "\"", with: "'")
+        let label = options.doorName.replacing("\"", with: "'")
         let stamped = StampedFrames()
         stampedFrames = stamped
         let video = try Self.camera(options, label: label, record: stamped)

@@ -2,7 +2,7 @@ import C1nkGLib
 import C1nkMedia
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The simulated door's side of a bad network: an element webrtcbin puts
 /// between its RTX sender and the transport (`request-aux-sender`), where
@@ -17,7 +17,7 @@ final class ImpairedLink: @unchecked Sendable {
     typealias Counts = ImpairedLinkPolicy.Counts
 
     let impairment: NetworkImpairment
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var policy: ImpairedLinkPolicy
 
     init(_ impairment: NetworkImpairment, spacesRetransmissions: Bool = false) {

@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -41,9 +42,7 @@ final class JitterTunnel: Sendable {
         _ = pipe(&ends)
         wake = (ends[0], ends[1])
         for fd in [host, phone, wake.read] { _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK) }
-        let thread = Thread { [self] in run() }
-        thread.name = "c1nk-jitter-tunnel"
-        thread.start()
+        detachThread(named: "c1nk-jitter-tunnel") { [self] in run() }
     }
 
     func stop() {

@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
 import Glibc
 
 /// A TCP port on this host's loopback that leads to a port on another
@@ -27,9 +28,7 @@ final class NamespaceForward: @unchecked Sendable {
         }
         listener = fd
         port = UInt16(bigEndian: address.sin_port)
-        let thread = Thread { [self] in accepting() }
-        thread.name = "c1nk-netns-forward"
-        thread.start()
+        detachThread(named: "c1nk-netns-forward") { [self] in accepting() }
     }
 
     /// Ends the listener; connections end with their browser.
@@ -51,8 +50,7 @@ final class NamespaceForward: @unchecked Sendable {
                 close(listener)
                 return
             }
-            let thread = Thread { [self] in carry(client) }
-            thread.start()
+            detachThread { [self] in carry(client) }
         }
     }
 

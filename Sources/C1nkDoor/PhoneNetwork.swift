@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -116,7 +117,7 @@ public final class PhoneNetwork {
             script += " }\n"
         }
         script += "}\n"
-        let file = NSTemporaryDirectory() + "\(name).nft"
+        let file = temporaryFolder() + "\(name).nft"
         try script.write(toFile: file, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(atPath: file) }
         try inPhone("nft", "-f", file)
@@ -148,19 +149,12 @@ public final class PhoneNetwork {
     static func output(namespace: String?, _ arguments: [String]) throws -> String {
         let command = (namespace.map { ["ip", "netns", "exec", $0] } ?? []) + arguments
         guard let tool = executable(command[0]) else { throw DevToolsError("\(command[0]) is not installed") }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = Array(command.dropFirst())
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        process.standardInput = FileHandle.nullDevice
-        try process.run()
-        let text = out.fileHandleForReading.readDataToEndOfFile()
-        let problem = err.fileHandleForReading.readDataToEndOfFile()
+        let process = try ChildProcess(tool, Array(command.dropFirst()), input: .null, output: .pipe, error: .pipe)
+        let text = process.outputPipe.map { readToEnd($0) } ?? []
+        let problem = process.errorPipe.map { readToEnd($0) } ?? []
         process.waitUntilExit()
         guard process.terminationStatus == 0 else {
-            throw DevToolsError("\(command.joined(separator: " ")) failed: \(String(decoding: problem, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines))")
+            throw DevToolsError("\(command.joined(separator: " ")) failed: \(String(decoding: problem, as: UTF8.self).trimmingWhitespaceAndNewlines())")
         }
         return String(decoding: text, as: UTF8.self)
     }

@@ -32,9 +32,9 @@ enum PreEncodedCamera {
     /// of whole frames, so each keyframe carries its parameter sets in-band
     /// and the loop can start over at any keyframe.
     static func split(_ encoder: String) -> (encoding: String, payloader: String) {
-        guard let cut = encoder.range(of: " ! rtp", options: .backwards) else { return (encoder, "identity") }
+        guard let cut = encoder.ranges(of: " ! rtp").last else { return (encoder, "identity") }
         let encoding = String(encoder[..<cut.lowerBound])
-            .replacingOccurrences(of: "profile=constrained-baseline", with: "profile=constrained-baseline,stream-format=byte-stream,alignment=au")
+            .replacing("profile=constrained-baseline", with: "profile=constrained-baseline,stream-format=byte-stream,alignment=au")
         return (encoding, String(encoder[encoder.index(cut.lowerBound, offsetBy: 3)...]))
     }
 }

@@ -1,4 +1,5 @@
-import Foundation
+import C1nkProtocol
+import FoundationEssentials
 
 /// Home Assistant's MQTT discovery for one answerer: one device-based
 /// document (`homeassistant/device/<id>/config`, retained) declaring the
@@ -122,7 +123,7 @@ public struct HomeAssistantDiscovery: Sendable {
 /// Compact JSON with sorted keys, the same text every time.
 enum HomeJSON {
     static func text(_ object: [String: Any]) -> String {
-        guard let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else {
+        guard let data = JSONValue.text(of: object, sortedKeys: true, escapingSlashes: false) else {
             return "{}"
         }
         return String(decoding: data, as: UTF8.self)

@@ -1,4 +1,6 @@
-import Foundation
+import C1nkGLibBase
+import C1nkProtocol
+import FoundationEssentials
 
 /// A command that arrived on `<prefix>/command`: one of the stdin words
 /// (`accept`, `reject`, `hangup`, `open`, `mute`, `unmute`), alone or as
@@ -33,18 +35,18 @@ public enum HomeCommand: String, CaseIterable, Sendable {
     public static func request(_ payload: [UInt8]) -> Result<Request, HomeCommandRefusal> {
         guard payload.count <= maximumBytes else { return .failure(.tooLarge(payload.count)) }
         guard let text = String(validating: payload, as: UTF8.self) else { return .failure(.notUTF8) }
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        let trimmed = text.trimmingWhitespaceAndNewlines()
         guard !trimmed.isEmpty else { return .failure(.empty) }
         var word = trimmed
         var code: [UInt8]?
         if trimmed.hasPrefix("{") {
-            guard let object = try? JSONSerialization.jsonObject(with: Data(trimmed.utf8)) as? [String: Any] else {
+            guard let object = JSONValue.object(in: Data(trimmed.utf8)) else {
                 return .failure(.badJSON)
             }
             guard let value = object["command"] as? String else { return .failure(.badJSON) }
-            word = value.trimmingCharacters(in: .whitespaces)
+            word = value.trimmingWhitespace()
             switch object["code"] {
-            case nil, is NSNull: break
+            case nil, is JSONNull: break
             case let text as String: code = Array(text.utf8)
             default: return .failure(.badCode)
             }

@@ -1,5 +1,5 @@
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 import Glibc
 import Synchronization
 
@@ -58,9 +58,7 @@ public final class MediaRelay: Sendable {
         _ = pipe(&ends)
         for end in ends { _ = fcntl(end, F_SETFL, fcntl(end, F_GETFL) | O_NONBLOCK) }
         wake = (ends[0], ends[1])
-        let thread = Thread { [self] in run() }
-        thread.name = "c1nk-media-relay"
-        thread.start()
+        detachThread(named: "c1nk-media-relay") { [self] in run() }
     }
 
     deinit { stop() }

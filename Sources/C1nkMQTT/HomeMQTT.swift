@@ -1,7 +1,7 @@
 import C1nkCall
 import C1nkGLibBase
 import C1nkHome
-import Foundation
+import FoundationEssentials
 
 /// The answerer on MQTT: an `MQTTClient` driven by a `HomeLink`. Give it
 /// every `CallEvent` (`send`), and a `command` closure that hands a word to
@@ -56,17 +56,16 @@ public final class HomeMQTT {
     /// The `image` entity's picture: the JPEG's bytes; retained only with
     /// `retainSnapshot` (Home Assistant then shows it after its own restart too).
     private func publishSnapshot(_ path: String) {
-        guard let handle = FileHandle(forReadingAtPath: path) else {
+        guard let data = readFile(atPath: path, limit: Self.largestSnapshot + 1) else {
             Log.mqtt.warning("cannot read the snapshot \(path) to publish it")
             return
         }
-        defer { try? handle.close() }
         // A JPEG of the door's camera is tens of kilobytes; more is not a snapshot of ours.
-        guard let data = try? handle.read(upToCount: Self.largestSnapshot + 1), data.count <= Self.largestSnapshot else {
+        guard data.count <= Self.largestSnapshot else {
             Log.mqtt.warning("the snapshot \(path) is over \(Self.largestSnapshot / 1_000_000) MB: not published")
             return
         }
-        client.publish(MQTTMessage(topic: link.topics.snapshot, payload: Array(data), retain: retainSnapshot))
+        client.publish(MQTTMessage(topic: link.topics.snapshot, payload: data, retain: retainSnapshot))
     }
 
     static let largestSnapshot = 8_000_000

@@ -1,7 +1,7 @@
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The call's audio gates: the microphone held closed until audio is enabled,
 /// opened, muted; the speaker's gate; their failures (the call goes on

@@ -1,7 +1,8 @@
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A video decoder that fails during a call (a hardware decoder whose
 /// driver gives up, say) is replaced by the next one, in most cases the
@@ -153,7 +154,7 @@ extension AnswerSession {
     /// The decoder may be stuck in its driver: NULL on a thread of its own.
     private static func letGo(_ element: Element) {
         let box = ElementBox(element)
-        Thread.detachNewThread { _ = box.element.setState(GST_STATE_NULL) }
+        detachThread { _ = box.element.setState(GST_STATE_NULL) }
     }
 
     private final class ElementBox: @unchecked Sendable {

@@ -2,7 +2,7 @@ import C1nkGLib
 import C1nkPipeline
 import C1nkProtocol
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Negotiation of a call's session: the door's offer applied as the remote
 /// description, the video codec chosen (or the video declined), the answer

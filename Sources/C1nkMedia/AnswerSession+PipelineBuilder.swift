@@ -1,7 +1,7 @@
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Building a call's pipeline: the values its description is filled with,
 /// where the door's media enters and the call's media leaves, and the
@@ -127,7 +127,7 @@ extension AnswerSession {
               let start = lines.firstIndex(where: { $0.contains("video-out") }) else { return false }
         var branch = [lines[start]]
         for line in lines[(start + 1)...] {
-            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            let trimmed = line.trimmingWhitespace()
             guard trimmed.hasPrefix("!") else { break }
             branch.append(trimmed)
         }

@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Finishing a call's recording: end of stream through the muxer so the file
 /// gets its index and duration, within a timeout; or, when only the

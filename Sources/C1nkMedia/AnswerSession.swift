@@ -3,7 +3,7 @@ import C1nkPipeline
 import C1nkProbes
 import C1nkProtocol
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One answered offer: a pipeline of its own, built from the call's pipeline

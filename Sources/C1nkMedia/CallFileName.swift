@@ -1,4 +1,5 @@
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// A call's file name from a `--record` or `--snapshot` template, expanded
 /// once: the template's strftime conversions are filled from the date, and

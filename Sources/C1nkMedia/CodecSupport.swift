@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// Which RTP encodings this machine can play, asked of the GStreamer
@@ -50,7 +50,7 @@ public enum CodecSupport {
     private static func lookUp(_ name: String, media: String, clockRate: Int?) -> Playable? {
         // An encoding name is an RTP token (RFC 4855); anything else in the
         // door's SDP would make the caps text invalid, so it plays nothing.
-        let token = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+")
+        let token = Set("ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_.+".unicodeScalars)
         guard !name.isEmpty, name.unicodeScalars.allSatisfy(token.contains),
               !media.isEmpty, media.unicodeScalars.allSatisfy(token.contains) else { return nil }
         GStreamer.initialize()

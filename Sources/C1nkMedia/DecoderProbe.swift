@@ -1,7 +1,7 @@
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Whether a decoder works here: opened, and fed one keyframe of its codec
 /// (64x64, shipped below), it gives a frame within `timeout`. A plug-in can
@@ -62,7 +62,7 @@ public enum DecoderProbe {
     /// thread of its own, so the caller goes on.
     private static func letGo(_ pipeline: OwnedPipeline) {
         let box = UncheckedBox(pipeline)
-        Thread.detachNewThread { box.value.release() }
+        detachThread { box.value.release() }
     }
 
     private final class UncheckedBox<T>: @unchecked Sendable {

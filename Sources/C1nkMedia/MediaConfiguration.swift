@@ -1,7 +1,8 @@
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// Everything a call's media needs: the pipeline description around
 /// `webrtcbin`, the values of its placeholders, recording, and the network.

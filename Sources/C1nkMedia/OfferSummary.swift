@@ -1,3 +1,4 @@
+import C1nkGLib
 import C1nkPipeline
 import CGStreamer
 
@@ -54,7 +55,7 @@ package struct OfferSummary: Equatable {
                 let parts = value.split(separator: " ", maxSplits: 1)
                 guard parts.count == 2, let pt = Int(parts[0]) else { continue }
                 for pair in parts[1].split(separator: ";") {
-                    let keyValue = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+                    let keyValue = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingWhitespace() }
                     if keyValue.count == 2 { formatParameters[pt, default: [:]][keyValue[0].lowercased()] = keyValue[1] }
                 }
             }

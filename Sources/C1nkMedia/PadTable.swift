@@ -1,12 +1,12 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The pads that receive the door's media, by medium ("video", "audio"):
 /// written on the main context before the answer, read on the streaming
 /// thread that announces a receiving pad.
 package final class PadTable: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var pads: [String: Pad] = [:]
 
     /// The table reaches the streaming thread through webrtcbin's signal

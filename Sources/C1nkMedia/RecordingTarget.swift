@@ -1,4 +1,6 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
+import Glibc
 
 /// Where and how a call is recorded (`--record PATH`).
 ///
@@ -44,7 +46,7 @@ public struct RecordingTarget: Equatable, Sendable {
     }
 
     public init(_ template: String) throws {
-        let ext = (template as NSString).pathExtension.lowercased()
+        let ext = template.pathExtension.lowercased()
         switch ext {
         case "mkv": self.template = template; container = .matroska
         case "mp4": self.template = template; container = .mp4
@@ -52,10 +54,10 @@ public struct RecordingTarget: Equatable, Sendable {
         default:
             throw InvalidPath("--record takes a .mkv or .mp4 path, not '\(template)'")
         }
-        let directory = (self.template as NSString).deletingLastPathComponent
+        let directory = self.template.deletingLastPathComponent
         if !directory.isEmpty && !directory.contains("{") && !directory.contains("%") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
                 throw InvalidPath("--record: the folder \(directory) does not exist")
             }
         }
@@ -69,13 +71,13 @@ public struct RecordingTarget: Equatable, Sendable {
         var container = self.container
         var path = CallFileName.expand(template, callId: callId, date: date)
         if container == .mp4, videoCodec == "VP8" {
-            path = (path as NSString).deletingPathExtension + ".mkv"
+            path = path.deletingPathExtension + ".mkv"
             container = .matroska
             note("MP4 cannot hold VP8 video: recording this call to \(path) instead")
         }
         if Self.isRegularFile(path) {
-            let base = (path as NSString).deletingPathExtension
-            let ext = (path as NSString).pathExtension
+            let base = path.deletingPathExtension
+            let ext = path.pathExtension
             var n = 1
             while FileManager.default.fileExists(atPath: "\(base)-\(n).\(ext)") { n += 1 }
             let fresh = "\(base)-\(n).\(ext)"
@@ -100,6 +102,6 @@ public struct RecordingTarget: Equatable, Sendable {
         localtime_r(&time, &parts)
         var buffer = [Int8](repeating: 0, count: 4096)
         let count = Glibc.strftime(&buffer, buffer.count, pattern, &parts)
-        return count > 0 ? String(cString: buffer) : pattern
+        return count > 0 ? String(decoding: buffer.prefix(count).map { UInt8(bitPattern: $0) }, as: UTF8.self) : pattern
     }
 }

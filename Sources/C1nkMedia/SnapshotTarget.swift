@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
 
 /// Where the visitor's snapshot of a call is written (`--snapshot`): beside
 /// the call's recording (the default: the recording's name with `.jpg`), to
@@ -12,17 +13,17 @@ public enum SnapshotTarget: Equatable, Sendable {
     /// `--snapshot PATH|off`; PATH ends in `.jpg` (added when it has no extension).
     public init(_ value: String) throws {
         if value == "off" { self = .off; return }
-        let ext = (value as NSString).pathExtension.lowercased()
+        let ext = value.pathExtension.lowercased()
         let template: String
         switch ext {
         case "jpg", "jpeg": template = value
         case "": template = value + ".jpg"
         default: throw RecordingTarget.InvalidPath("--snapshot takes a .jpg path (or off), not '\(value)'")
         }
-        let directory = (template as NSString).deletingLastPathComponent
+        let directory = template.deletingLastPathComponent
         if !directory.isEmpty && !directory.contains("{") && !directory.contains("%") {
-            var isDirectory: ObjCBool = false
-            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory.boolValue else {
+            var isDirectory = false
+            guard FileManager.default.fileExists(atPath: directory, isDirectory: &isDirectory), isDirectory else {
                 throw RecordingTarget.InvalidPath("--snapshot: the folder \(directory) does not exist")
             }
         }
@@ -43,13 +44,13 @@ public enum SnapshotTarget: Equatable, Sendable {
         case .off: return nil
         case .besideRecording:
             guard let recordingPath else { return nil }
-            path = (recordingPath as NSString).deletingPathExtension + ".jpg"
+            path = recordingPath.deletingPathExtension + ".jpg"
         case .pattern(let template):
             path = CallFileName.expand(template, callId: callId, date: date)
         }
         guard FileManager.default.fileExists(atPath: path) else { return path }
-        let base = (path as NSString).deletingPathExtension
-        let ext = (path as NSString).pathExtension
+        let base = path.deletingPathExtension
+        let ext = path.pathExtension
         var n = 1
         while FileManager.default.fileExists(atPath: "\(base)-\(n).\(ext)") { n += 1 }
         return "\(base)-\(n).\(ext)"

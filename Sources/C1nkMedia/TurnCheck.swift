@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// What to say when TURN servers were given but none gave a relay candidate.
 enum TurnCheck {
@@ -10,7 +10,7 @@ enum TurnCheck {
 
     /// `turn://user:secret@host:port` → `turn://user@host:port`.
     static func withoutPassword(_ url: String) -> String {
-        guard let at = url.lastIndex(of: "@"), let scheme = url.range(of: "://") else { return url }
+        guard let at = url.lastIndex(of: "@"), let scheme = url.firstRange(of: "://") else { return url }
         let credentials = url[scheme.upperBound..<at]
         let user = credentials.split(separator: ":", maxSplits: 1).first.map(String.init) ?? ""
         return url[..<scheme.upperBound] + user + url[at...]

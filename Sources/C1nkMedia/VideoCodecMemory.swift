@@ -1,5 +1,6 @@
 import C1nkGLib
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The door's video codec of the last call, in a small file beside the
@@ -26,7 +27,7 @@ public struct VideoCodecMemory: Equatable, Sendable {
 
     /// The file in the device id file's folder.
     public init(besideDeviceIdFile deviceIdFile: String) {
-        path = ((deviceIdFile as NSString).deletingLastPathComponent as NSString).appendingPathComponent(Self.fileName)
+        path = deviceIdFile.deletingLastPathComponent.appendingPathComponent(Self.fileName)
     }
 
     /// What this process last read or wrote, so that a call of the same codec writes nothing.
@@ -36,7 +37,7 @@ public struct VideoCodecMemory: Equatable, Sendable {
     /// `done` (tests) runs there after, with the codec read.
     public func warmRememberedDecoder(done: (@Sendable (String?) -> Void)? = nil) {
         let path = self.path
-        Thread.detachNewThread {
+        detachThread {
             let codec = Self.read(path)
             if let codec {
                 Self.known.withLock { $0[path] = codec }
@@ -58,15 +59,13 @@ public struct VideoCodecMemory: Equatable, Sendable {
             return known[path] != codec
         }
         guard changed else { return }
-        Thread.detachNewThread { Self.write(codec, to: path) }
+        detachThread { Self.write(codec, to: path) }
     }
 
     /// The codec named in the file; nil (logged) for a missing, oversized or unknown one.
     static func read(_ path: String) -> String? {
-        guard let handle = FileHandle(forReadingAtPath: path) else { return nil }
-        defer { try? handle.close() }
-        let data = (try? handle.read(upToCount: maximumBytes + 1)) ?? Data()
-        let text = String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let data = readFile(atPath: path, limit: maximumBytes + 1) else { return nil }
+        let text = String(decoding: data, as: UTF8.self).trimmingWhitespaceAndNewlines()
         guard data.count <= maximumBytes, stages[text] != nil else {
             Log.callMedia.warning("\(path) does not name a video codec (\(stages.keys.sorted().joined(separator: ", "))): "
                                   + "ignored; the next call writes it anew")

@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// The video decoders this machine has, asked of the GStreamer registry at
@@ -83,7 +83,7 @@ public enum VideoDecoders {
     public static func probeHardware(done: @escaping @Sendable ([DecoderProbe.Outcome]) -> Void = { _ in }) {
         let work = hardwareToProbe()
         guard !work.isEmpty else { MainContext.post { done([]) }; return }
-        Thread.detachNewThread {
+        detachThread {
             let outcomes = work.map { DecoderProbe.run($0.decoder, codec: $0.codec) }
             MainContext.post {
                 for outcome in outcomes {

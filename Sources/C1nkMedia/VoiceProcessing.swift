@@ -1,6 +1,7 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 
 /// How the microphone is cleaned up before it reaches the door: WebRTC's
 /// audio processing (`webrtcdsp`) fed with what the speaker plays

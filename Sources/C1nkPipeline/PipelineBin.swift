@@ -47,7 +47,7 @@ package enum PipelineBin {
     /// Adds the Debian package that brings a missing element, when we know it.
     private static func explain(_ error: GLibError) -> String {
         var text = error.message
-        if let range = text.range(of: "no element \"") {
+        if let range = text.firstRange(of: "no element \"") {
             let name = text[range.upperBound...].prefix { $0 != "\"" }
             if let package = PluginPackages.package(forElement: String(name)) {
                 text += " (install the Debian package \(package))"

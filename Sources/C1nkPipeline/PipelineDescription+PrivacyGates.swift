@@ -48,7 +48,7 @@ extension PipelineDescription {
         values["sink"] = "{sink}"
         values["record-location"] = "/dev/null"
         var result = line
-        for (key, value) in values { result = result.replacingOccurrences(of: "{\(key)}", with: value) }
+        for (key, value) in values { result = result.replacing("{\(key)}", with: value) }
         return result
     }
 

@@ -1,7 +1,7 @@
 import C1nkGLib
 import C1nkPipelines
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The media graph around `webrtcbin` for a call, loaded from a `.pipeline`
 /// file in gst-launch syntax (docs/pipelines.md). The same format serves the
@@ -63,7 +63,7 @@ public struct PipelineDescription: Equatable, Sendable {
                     + (Self.userPlaceholders + Self.callPlaceholders).map { "{\($0)}" }.joined(separator: " "))
             }
         }
-        if lines.allSatisfy({ $0.trimmingCharacters(in: .whitespaces).isEmpty }) {
+        if lines.allSatisfy({ $0.trimmingWhitespace().isEmpty }) {
             throw PipelineError(file: path, message: "the description is empty")
         }
     }

@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// A measurement probe for audio latency, the audio counterpart of the
 /// video's `FrameStamp`: it finds where tone bursts begin in raw audio
@@ -20,7 +20,7 @@ public final class AudioOnsetProbe: @unchecked Sendable {
         case arrival
     }
 
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var times: [UInt64] = []
     private var quietSamples = Int.max
     private let threshold: Double

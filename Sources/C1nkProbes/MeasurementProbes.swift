@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The measurement probes of `--measure` and the benchmark. They sit on the
 /// per-buffer path — and are the only Swift that does: each reads a clock
@@ -11,7 +11,7 @@ import Foundation
 ///   `decodebin`);
 /// - glass-to-glass: the door's `FrameStamp`, read at `video-out`.
 public final class MeasurementProbes: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var arrivals: [GstClockTime: gint64] = [:]
     private var decodeLatencies: [Double] = []
     /// (monotonic µs, ms) pairs.

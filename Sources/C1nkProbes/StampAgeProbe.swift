@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// Reads the door's `FrameStamp` in each tightly packed frame passing the
 /// pads it is attached to (the luma plane first, rows of exactly `width`
@@ -10,7 +10,7 @@ import Foundation
 public final class StampAgeProbe: @unchecked Sendable {
     public let width: Int
     public let height: Int
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var ages: [Double] = []
     private var unreadable = 0
 

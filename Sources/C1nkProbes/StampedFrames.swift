@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLib
+import FoundationEssentials
 
 /// What a stamping camera drew: the time (monotonic µs) at which it stamped
 /// each sequence number, 1 first. The benchmark reads it from the door in
@@ -8,7 +9,7 @@ import Foundation
 public final class StampedFrames: @unchecked Sendable {
     /// An hour at 30 fps (8 bytes a frame); later frames are counted, their times not kept.
     public static let limit = 108_000
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var times: [Int] = []
     private var drawn = 0
 

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A JSON value, typed: what an event carries beyond its named fields (the
 /// `measurements` figures), comparable in tests and safe to send across threads.
@@ -11,10 +11,10 @@ public enum JSONValue: Equatable, Sendable {
     case array([JSONValue])
     case object([String: JSONValue])
 
-    /// The value as `JSONSerialization` writes it (the events log's one encoder).
+    /// The value as Swift's own types (`JSONNull` for null), as `text(of:)` writes them.
     public var any: Any {
         switch self {
-        case .null: return NSNull()
+        case .null: return JSONNull()
         case .bool(let value): return value
         case .int(let value): return value
         case .double(let value): return value
@@ -28,7 +28,7 @@ public enum JSONValue: Equatable, Sendable {
     /// `String`, arrays and string-keyed dictionaries of them); nil for anything else.
     public init?(any value: Any) {
         switch value {
-        case is NSNull: self = .null
+        case is JSONNull: self = .null
         case let value as Bool: self = .bool(value)
         case let value as Int: self = .int(value)
         case let value as Int64: self = .int(Int(value))

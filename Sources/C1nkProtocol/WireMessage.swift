@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// A message of the C1nk protocols: a JSON object whose `type` names it.
 /// Conformers map their cases to and from a type string and a payload; the
@@ -83,7 +83,7 @@ public enum WireCodec {
 
     /// The `type` of a frame that decoded badly, for the error text.
     private static func messageType(in data: Data) -> String {
-        ((try? JSONSerialization.jsonObject(with: data)) as? [String: Any])?["type"] as? String ?? "?"
+        JSONValue(text: data)?.objectValue?["type"]?.stringValue ?? "?"
     }
 
     private static func protocolError(for error: DecodingError, type: String) -> ProtocolError {

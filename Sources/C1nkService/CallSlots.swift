@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The calls this machine can carry at once, shared by every answerer
@@ -70,7 +70,7 @@ public final class CallSlots {
         if isRoot { return "/run/c1nk/calls" }
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/c1nk-calls" }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/c1nk/calls" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/c1nk/calls"
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state/c1nk/calls"
     }
 
     private static func makeFolder(_ directory: String) throws {
@@ -78,10 +78,12 @@ public final class CallSlots {
             try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
                                                     attributes: [.posixPermissions: 0o700])
         } catch {
-            throw Unusable(description: "--calls-dir \(directory): cannot create it (\(error.localizedDescription))")
+            // The system's reason (Foundation's localized text needs ICU, which the answerer does not link).
+            let reason = ((error as? CocoaError)?.underlying as? POSIXError).map { String(cString: strerror($0.code.rawValue)) } ?? "\(error)"
+            throw Unusable(description: "--calls-dir \(directory): cannot create it (\(reason))")
         }
-        var isFolder: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder.boolValue else {
+        var isFolder = false
+        guard FileManager.default.fileExists(atPath: directory, isDirectory: &isFolder), isFolder else {
             throw Unusable(description: "--calls-dir \(directory) is not a folder")
         }
         guard access(directory, W_OK | X_OK) == 0 else {

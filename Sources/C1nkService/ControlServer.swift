@@ -1,5 +1,6 @@
+import C1nkProtocol
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `--control PATH`: a Unix socket for home automation. Each client sends
@@ -87,7 +88,7 @@ public final class ControlServer {
 
     /// Sends one event (a JSON object) to every client.
     public func broadcast(_ object: [String: Any]) {
-        guard !clients.isEmpty, var data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard !clients.isEmpty, var data = JSONValue.text(of: object, sortedKeys: true, escapingSlashes: false) else { return }
         data.append(UInt8(ascii: "\n"))
         for client in Array(clients.values) { enqueue(Array(data), to: client) }
     }
@@ -143,10 +144,9 @@ public final class ControlServer {
     }
 
     private func handle(_ line: [UInt8]) -> [UInt8] {
-        let text = String(decoding: line, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let text = String(decoding: line, as: UTF8.self).trimmingWhitespaceAndNewlines()
         if text.isEmpty { return [] }
-        guard let object = try? JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any],
-              let command = object["command"] as? String else {
+        guard let command = JSONValue(text: Data(text.utf8))?.objectValue?["command"]?.stringValue else {
             return Self.reply(error: "expected one JSON object per line with a command, such as {\"command\":\"open\"}")
         }
         if let error = onCommand?(command) { return Self.reply(error: error) }
@@ -155,7 +155,7 @@ public final class ControlServer {
 
     static func reply(error: String?) -> [UInt8] {
         let object: [String: Any] = error.map { ["ok": false, "error": $0] } ?? ["ok": true]
-        var data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data("{\"ok\":false}".utf8)
+        var data = JSONValue.text(of: object, sortedKeys: true) ?? Data("{\"ok\":false}".utf8)
         data.append(UInt8(ascii: "\n"))
         return Array(data)
     }

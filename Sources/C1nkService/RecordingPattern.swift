@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLibBase
+import FoundationEssentials
 
 /// The files a `--record` template can have written, and nothing else: the
 /// template's fixed folder, with `{callId}` and strftime conversions turned
@@ -11,7 +12,8 @@ public struct RecordingPattern: Sendable {
     public let root: String
     /// Folder levels between `root` and the file.
     public let depth: Int
-    private let expression: NSRegularExpression
+    // Never changed after init, matched from any thread (Regex is not marked Sendable).
+    nonisolated(unsafe) private let expression: Regex<AnyRegexOutput>
 
     /// Refuses a template that could match files c1nk did not write: one with
     /// neither `{callId}` nor a date or time conversion.
@@ -37,16 +39,26 @@ public struct RecordingPattern: Sendable {
         if root.isEmpty { root = template.hasPrefix("/") ? "/" : "." }
         self.root = root
         depth = components.count - fixed.count - 1
-        var regex = "^" + NSRegularExpression.escapedPattern(for: fixed.joined(separator: "/"))
+        var regex = "^" + Self.escaped(fixed.joined(separator: "/"))
         if !fixed.isEmpty { regex += "/" }
         let rest = components.dropFirst(fixed.count).joined(separator: "/")
-        let base = (rest as NSString).deletingPathExtension
+        let base = rest.deletingPathExtension
         regex += Self.expression(for: base) + "(-[0-9]+)?\\.(mkv|mp4|jpg|jpeg)$"
-        expression = try NSRegularExpression(pattern: regex)
+        expression = try Regex(regex)
     }
 
     public func matches(_ path: String) -> Bool {
-        expression.firstMatch(in: path, range: NSRange(path.startIndex..., in: path)) != nil
+        (try? expression.firstMatch(in: path)) != nil
+    }
+
+    /// `text` matched as it is: regular expression syntax characters escaped.
+    private static func escaped(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            if "\\^$.|?*+()[]{}".contains(character) { result.append("\\") }
+            result.append(character)
+        }
+        return result
     }
 
     private static func expression(for pattern: String) -> String {
@@ -71,7 +83,7 @@ public struct RecordingPattern: Sendable {
                 }
                 rest = rest.dropFirst(2)
             } else {
-                result += NSRegularExpression.escapedPattern(for: String(first))
+                result += Self.escaped(String(first))
                 rest = rest.dropFirst()
             }
         }

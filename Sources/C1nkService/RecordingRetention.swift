@@ -1,5 +1,5 @@
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Applies a `RetentionPolicy` to the files a `RecordingPattern` names: once
@@ -78,7 +78,7 @@ public final class RecordingRetention {
         sweep()
         guard let free = freeBytes() else { return nil }
         if policy.allowsRecording(freeBytes: free) { return nil }
-        let gb = { (bytes: Double) in String(format: "%.2f GB", bytes / 1e9) }
+        let gb = { (bytes: Double) in String(printf: "%.2f GB", bytes / 1e9) }
         return "not recording this call: \(gb(Double(free))) free in \(folder), below the floor of \(gb(policy.minimumFreeGigabytes * 1e9)) (--min-free-gb); free space or lower --keep-gb/--keep-days"
     }
 }

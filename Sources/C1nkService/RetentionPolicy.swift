@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// How long recordings are kept (`--keep-days`, `--keep-gb`) and how much
 /// free space a new recording needs (`--min-free-gb`). A pure value: `plan`

@@ -1,5 +1,5 @@
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// systemd's notify protocol (`Type=notify`, `WatchdogSec=`), written

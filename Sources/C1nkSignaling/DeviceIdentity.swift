@@ -1,5 +1,6 @@
+import C1nkGLibBase
 import C1nkProtocol
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The device's persistent id: a UUID created once and kept in a file only
@@ -30,7 +31,7 @@ public struct DeviceIdentity: Equatable {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") {
             return state + "/c1nk/device-id"
         }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         return home + "/.local/state/c1nk/device-id"
     }
 
@@ -60,7 +61,7 @@ public struct DeviceIdentity: Equatable {
     /// Writes `id` to `path` (0600, directory 0700), replacing the file atomically.
     public static func store(_ id: String, at path: String) throws -> DeviceIdentity {
         // A bare file name ("device-id") lives in the current directory: nothing to create.
-        let directory = (path as NSString).deletingLastPathComponent
+        let directory = path.deletingLastPathComponent
         do {
             if !directory.isEmpty {
                 try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true,
@@ -69,7 +70,7 @@ public struct DeviceIdentity: Equatable {
         } catch {
             throw Failure.unwritable(path: path, reason: "cannot create \(directory)")
         }
-        let body = try! JSONSerialization.data(withJSONObject: [storageKey: id], options: [.sortedKeys])
+        let body = JSONValue.text(of: [storageKey: id], sortedKeys: true)!
         let temporary = path + ".tmp"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC, 0o600)
         guard fd >= 0 else { throw Failure.unwritable(path: path, reason: String(cString: strerror(errno))) }
@@ -84,8 +85,7 @@ public struct DeviceIdentity: Equatable {
     }
 
     private static func parse(_ data: Data) -> String? {
-        guard let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any],
-              let id = object[storageKey] as? String, UUID(uuidString: id) != nil || isServerAssigned(id) else {
+        guard let id = JSONValue(text: data)?.objectValue?[storageKey]?.stringValue, UUID(uuidString: id) != nil || isServerAssigned(id) else {
             return nil
         }
         return id

@@ -4,7 +4,7 @@ import C1nkPipeline
 import C1nkProbes
 import CGStreamer
 import CPlayoutDelay
-import Foundation
+import FoundationEssentials
 import Synchronization
 
 /// One browser watching the call (the web page's `POST /api/whep`): a

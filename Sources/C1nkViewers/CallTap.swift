@@ -1,7 +1,7 @@
 import C1nkMedia
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The door's media of a call, as RTP, copied to the web page's viewers:
 /// a buffer probe on the pads where the call receives the door's video and
@@ -14,7 +14,7 @@ import Foundation
 /// ended on the main context.
 public final class CallTap: @unchecked Sendable {
     public let callId: String
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var targets: [String: [String: Element]] = [:]
     private var caps: [String: String] = [:]
     private var probes: [(Pad, gulong)] = []

@@ -1,4 +1,4 @@
-import Foundation
+import FoundationEssentials
 
 /// An H.264 stream's profile as GStreamer names it (`constrained-baseline`,
 /// `baseline`, `main`, `high`, …), from the profile_idc and constraint flags

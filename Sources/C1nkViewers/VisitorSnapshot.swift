@@ -2,7 +2,8 @@ import C1nkMedia
 import C1nkGLib
 import C1nkPipeline
 import CGStreamer
-import Foundation
+import FoundationEssentials
+import Glibc
 import Synchronization
 
 /// The visitor's picture of one call: a JPEG of the first good frame of the
@@ -38,12 +39,12 @@ public final class VisitorSnapshot: CallMediaCopy {
     /// decoding elements are missing.
     public init(path: String, videoInput: Pad, depayloader: String, decoder: String) throws {
         self.path = path
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.deletingLastPathComponent
         let directory = folder.isEmpty ? "." : folder
         if access(directory, W_OK) != 0 {
             throw MediaError.pipeline("cannot write the snapshot to \(directory) (\(String(cString: strerror(errno)))): check the folder of --snapshot or --record")
         }
-        temporaryPath = "\(directory)/.\((path as NSString).lastPathComponent).part"
+        temporaryPath = "\(directory)/.\(path.lastPathComponent).part"
         // Corrupted frames (a decoder concealing a loss) are not the visitor's picture.
         let description = """
             appsrc name=rtp format=time leaky-type=downstream max-bytes=4000000 ! \(depayloader) ! \(decoder)

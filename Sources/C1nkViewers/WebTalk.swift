@@ -1,6 +1,6 @@
 import C1nkGLib
 import CGStreamer
-import Foundation
+import FoundationEssentials
 
 /// The web page's talk path into a call: the call's `{audio-source}` becomes
 /// the user's microphone and an `appsrc` (`web-talk-in`) mixed together
@@ -35,7 +35,7 @@ public enum WebTalk {
 /// that viewer is the talker; nowhere otherwise. Set on the main context,
 /// read on the viewer's streaming thread.
 final class TalkRoute: @unchecked Sendable {
-    private let lock = NSLock()
+    private let lock = ThreadLock()
     private var target: Element?
 
     func set(_ target: Element?) {

@@ -1,5 +1,5 @@
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 
 /// Checks login passwords on a worker thread of its own, so a yescrypt hash
 /// (~12 ms on a PC, far more on a Pi) never holds up the main context; each
@@ -22,7 +22,7 @@ public final class PasswordVerifier {
     /// The worker's side: the jobs, and the thread that takes them (it holds
     /// this, not the verifier, so the verifier's end ends the thread).
     private final class WorkQueue: @unchecked Sendable {
-        private let condition = NSCondition()
+        private let condition = ThreadCondition()
         private var jobs: [Job] = []
         private var started = false
         private var stopping = false
@@ -32,9 +32,7 @@ public final class PasswordVerifier {
             jobs.append(job)
             if !started {
                 started = true
-                let thread = Thread { [self] in work() }
-                thread.name = "c1nk-web-password"
-                thread.start()
+                detachThread(named: "c1nk-web-password") { [self] in work() }
             }
             condition.signal()
             condition.unlock()

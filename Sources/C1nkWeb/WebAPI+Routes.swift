@@ -1,5 +1,5 @@
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 
 extension WebAPI {
     func route(_ request: HTTPRequest, client: Client, credentials: WebCredentials) -> Reply {
@@ -52,7 +52,7 @@ extension WebAPI {
               line.utf8.count <= 64 else {
             return Self.error(400, "send {\"command\": \"accept\"} (accept, reject, open, hangup, mute or unmute)")
         }
-        let word = line.trimmingCharacters(in: .whitespaces).lowercased()
+        let word = line.trimmingWhitespace().lowercased()
         let accepting = word == "accept" || word == "a"
         if accepting {
             guard state.phase == .ringing else {
@@ -84,7 +84,7 @@ extension WebAPI {
         return .later { reply in
             recordings.path(of: name) { path in
                 guard let path else { return reply(.response(missing)) }
-                let file = (name as NSString).lastPathComponent
+                let file = name.lastPathComponent
                 reply(.file(path: path, headers: [("Content-Type", WebPath.contentType(name)),
                                                   ("Content-Disposition", "inline; filename=\"\(file)\"")], range: range, missing: missing))
             }
@@ -106,9 +106,9 @@ extension WebAPI {
             return .response(withSecurity(Self.error(400, "bad path")))
         }
         let path = configuration.root + "/" + relative
-        var isFolder: ObjCBool = false
+        var isFolder = false
         let missing = withSecurity(Self.error(404, "not found"))
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder.boolValue else { return .response(missing) }
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), !isFolder else { return .response(missing) }
         return .file(path: path, headers: withSecurity(HTTPResponse(status: 200, headers: [("Content-Type", WebPath.contentType(relative)),
                                                                                           ("Cache-Control", "no-cache")])).headers,
                      range: request.header("range"), missing: missing)

@@ -1,6 +1,7 @@
+import C1nkProtocol
 import C1nkCall
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 
 /// The web page's requests, decided: who sends it (session cookie and CSRF
 /// token, or the scripts' bearer token), logins and their rate limit, the
@@ -235,7 +236,7 @@ public final class WebAPI {
     // MARK: - Responses
 
     static func json(_ status: Int, _ object: Any) -> HTTPResponse {
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data("{}".utf8)
+        let data = JSONValue.text(of: object, sortedKeys: true, escapingSlashes: false) ?? Data("{}".utf8)
         return HTTPResponse(status: status, headers: [("Content-Type", "application/json")], body: Array(data))
     }
 
@@ -245,7 +246,7 @@ public final class WebAPI {
 
     static func jsonObject(_ body: [UInt8]) -> [String: Any]? {
         guard !body.isEmpty else { return nil }
-        return (try? JSONSerialization.jsonObject(with: Data(body))) as? [String: Any]
+        return JSONValue.object(in: Data(body))
     }
 
     /// For every page and file: no framing, no sniffing, only our own scripts and media.

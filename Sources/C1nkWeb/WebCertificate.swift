@@ -1,5 +1,5 @@
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The HTTPS certificate when none is given: a self-signed one (P-256, ten
@@ -11,7 +11,7 @@ import Glibc
 public enum WebCertificate {
     public static func defaultFolder(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/c1nk" }
-        return (environment["HOME"] ?? NSHomeDirectory()) + "/.local/state/c1nk"
+        return (environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path) + "/.local/state/c1nk"
     }
 
     /// The subjectAltName entries of a certificate for this machine.
@@ -59,18 +59,15 @@ public enum WebCertificate {
             Log.web.info("the web page's certificate \(certificate) does not name \(lacking.joined(separator: ", ")): making it anew (phones that trusted the old one ask again)")
         }
         try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/openssl")
         let wanted = names(hostname: hostname, addresses: addresses)
         let names = wanted.dns.map { "DNS:" + $0 } + wanted.ip.map { "IP:" + $0 }
-        process.arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
+        let arguments = ["req", "-x509", "-newkey", "ec", "-pkeyopt", "ec_paramgen_curve:prime256v1", "-nodes",
                              "-keyout", key + ".new", "-out", certificate + ".new", "-days", "3650",
                              "-subj", "/CN=c1nk-gst " + hostname, "-addext", "subjectAltName=" + names.joined(separator: ",")]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
         let old = umask(0o077)
         defer { umask(old) }
-        do { try process.run() } catch {
+        let process: ChildProcess
+        do { process = try ChildProcess("/usr/bin/openssl", arguments, output: .null, error: .null) } catch {
             throw WebSecretFile.Problem("cannot run /usr/bin/openssl to make the web page's certificate (apt-get install openssl), or give --web-cert and --web-key")
         }
         process.waitUntilExit()

@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLibBase
+import FoundationEssentials
 
 /// What a request carries to say who sends it: the session cookie, a bearer
 /// token (scripts) and the CSRF token header.
@@ -13,7 +14,7 @@ public struct WebCredentials: Equatable, Sendable {
     public init(cookie: String?, authorization: String?, csrf: String?) {
         session = cookie.flatMap { Self.cookie(Self.cookieName, in: $0) }
         if let authorization, authorization.lowercased().hasPrefix("bearer ") {
-            let token = authorization.dropFirst(7).trimmingCharacters(in: .whitespaces)
+            let token = authorization.dropFirst(7).trimmingWhitespace()
             bearer = token.isEmpty ? nil : token
         }
         self.csrf = csrf
@@ -23,8 +24,8 @@ public struct WebCredentials: Equatable, Sendable {
     public static func cookie(_ name: String, in header: String) -> String? {
         for pair in header.split(separator: ";") {
             let parts = pair.split(separator: "=", maxSplits: 1)
-            guard parts.count == 2, parts[0].trimmingCharacters(in: .whitespaces) == name else { continue }
-            let value = parts[1].trimmingCharacters(in: .whitespaces)
+            guard parts.count == 2, parts[0].trimmingWhitespace() == name else { continue }
+            let value = parts[1].trimmingWhitespace()
             return value.isEmpty ? nil : value
         }
         return nil

@@ -1,6 +1,6 @@
 import C1nkGLibBase
 import Dispatch
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The recordings the page lists and serves: the `.mkv`/`.mp4` files that
@@ -70,7 +70,7 @@ public final class WebRecordings {
         let components = template.split(separator: "/", omittingEmptySubsequences: false)
         let fixed = components.prefix { !$0.contains("%") && !$0.contains("{") }
         if fixed.count == components.count {
-            let folder = (template as NSString).deletingLastPathComponent
+            let folder = template.deletingLastPathComponent
             return (folder.isEmpty ? "." : folder, 0)
         }
         var root = fixed.joined(separator: "/")

@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLibBase
+import FoundationEssentials
 import C1nkCall
 
 /// The ring history the page lists: door and time of each ring, newest
@@ -26,7 +27,7 @@ public struct WebRings: Sendable {
         var json: [String: Any] {
             var object: [String: Any] = ["t": t, "door": door, "outcome": outcome]
             if let callId { object["callId"] = callId }
-            if let snapshot { object["snapshot"] = (snapshot as NSString).lastPathComponent }
+            if let snapshot { object["snapshot"] = snapshot.lastPathComponent }
             return object
         }
     }
@@ -69,7 +70,7 @@ public struct WebRings: Sendable {
     /// other file is ever served.
     public func snapshotPath(named name: String) -> String? {
         guard !name.isEmpty, !name.contains("/"),
-              let path = rings.lazy.compactMap(\.snapshot).first(where: { ($0 as NSString).lastPathComponent == name }),
+              let path = rings.lazy.compactMap(\.snapshot).first(where: { $0.lastPathComponent == name }),
               FileManager.default.isReadableFile(atPath: path) else { return nil }
         return path
     }

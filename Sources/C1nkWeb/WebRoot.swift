@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLibBase
+import FoundationEssentials
 
 /// Where the page's files are (`share/c1nk-gst/web` when installed):
 /// `--web-root` or `$C1NK_WEB_DIR` alone when set; otherwise
@@ -9,11 +10,11 @@ public enum WebRoot {
         if let override = environment["C1NK_WEB_DIR"], !override.isEmpty { return [override] }
         var result: [String] = []
         if let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") {
-            let folder = (executable as NSString).deletingLastPathComponent
-            result.append((folder as NSString).deletingLastPathComponent + "/share/c1nk-gst/web")
+            let folder = executable.deletingLastPathComponent
+            result.append(folder.deletingLastPathComponent + "/share/c1nk-gst/web")
         }
-        let sources = ((#filePath as NSString).deletingLastPathComponent as NSString).deletingLastPathComponent
-        result.append((sources as NSString).deletingLastPathComponent + "/Web")
+        let sources = #filePath.deletingLastPathComponent.deletingLastPathComponent
+        result.append(sources.deletingLastPathComponent + "/Web")
         return result
     }
 

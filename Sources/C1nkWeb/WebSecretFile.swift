@@ -1,4 +1,5 @@
-import Foundation
+import C1nkGLibBase
+import FoundationEssentials
 import Glibc
 
 /// The web page's secret files: the password hash (`--web-password-file`) and
@@ -23,7 +24,7 @@ public enum WebSecretFile {
             throw Problem("cannot read the \(what) file \(path)")
         }
         let line = String(decoding: data, as: UTF8.self).split(separator: "\n", omittingEmptySubsequences: false).first ?? ""
-        let secret = line.trimmingCharacters(in: .whitespaces)
+        let secret = line.trimmingWhitespace()
         guard !secret.isEmpty else { throw Problem("the \(what) file \(path) is empty") }
         return secret
     }
@@ -46,7 +47,7 @@ public enum WebSecretFile {
 
     /// Writes `line` to `path` owner-only, replacing it whole (a temporary file renamed).
     public static func write(_ line: String, to path: String) throws {
-        let folder = (path as NSString).deletingLastPathComponent
+        let folder = path.deletingLastPathComponent
         if !folder.isEmpty {
             try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         }

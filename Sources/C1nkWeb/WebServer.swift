@@ -1,6 +1,7 @@
+import C1nkProtocol
 import C1nkCall
 import C1nkGLibBase
-import Foundation
+import FoundationEssentials
 
 /// The web page's server in the answering process: `WebAPI` on an
 /// `HTTPServer` (HTTPS, or plain HTTP on loopback only), on the main
@@ -73,7 +74,7 @@ public final class WebServer {
     /// Each of the answerer's events: the page's state, the ring list, and every event stream.
     public func send(_ event: CallEvent, object: [String: Any]) {
         api.apply(event, t: object["t"] as? Int64 ?? MainContext.unixMilliseconds())
-        guard !streams.isEmpty, let data = try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes]) else { return }
+        guard !streams.isEmpty, let data = JSONValue.text(of: object, sortedKeys: true, escapingSlashes: false) else { return }
         broadcast("event: \(event.name)\ndata: \(String(decoding: data, as: UTF8.self))\n\n")
     }
 
@@ -93,7 +94,7 @@ public final class WebServer {
     /// (only local processes reach a loopback listener). Elsewhere the header is not believed.
     static func browserAddress(_ request: HTTPRequest, behindProxy: Bool) -> String {
         guard behindProxy, let forwarded = request.header("x-forwarded-for"),
-              let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces),
+              let last = forwarded.split(separator: ",").last?.trimmingWhitespace(),
               HTTPServer.isIPAddress(last) else { return request.peer }
         return last
     }
@@ -144,7 +145,7 @@ public final class WebServer {
                                                         ("X-Accel-Buffering", "no")] + WebAPI.securityHeaders)
             streams[key] = (exchange, client, session)
             endExpiredSessions()
-            let state = (try? JSONSerialization.data(withJSONObject: api.state.json, options: [.sortedKeys])) ?? Data("{}".utf8)
+            let state = JSONValue.text(of: api.state.json, sortedKeys: true) ?? Data("{}".utf8)
             exchange.send("retry: 2000\nevent: state\ndata: \(String(decoding: state, as: UTF8.self))\n\n")
         }
     }

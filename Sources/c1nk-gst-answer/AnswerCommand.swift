@@ -11,7 +11,7 @@ import C1nkProbes
 import C1nkService
 import C1nkSignaling
 import C1nkWeb
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// Wires the long-running answerer: identity, signaling, events, Unix signals,

@@ -4,7 +4,7 @@ import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
 import C1nkService
-import Foundation
+import FoundationEssentials
 
 /// The settings of `c1nk-gst-answer`, from the option table
 /// (`AnswerOption.all`): defaults, then the config files, then the command
@@ -126,7 +126,7 @@ struct AnswerCommandLine {
                 do {
                     try row.apply(&result, value)
                 } catch let error as ArgumentReader.UsageError where setting.fromFile {
-                    throw ArgumentReader.UsageError(setting.source + ": " + error.message.replacingOccurrences(of: row.option, with: row.name))
+                    throw ArgumentReader.UsageError(setting.source + ": " + error.message.replacing(row.option, with: row.name))
                 }
             }
         }
@@ -179,7 +179,7 @@ struct AnswerCommandLine {
             return [explicit]
         }
         if demo { return [] }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? FileManager.default.homeDirectoryForCurrentUser.path
         let xdg = environment["XDG_CONFIG_HOME"].flatMap { $0.isEmpty ? nil : $0 } ?? home + "/.config"
         let system = environment["C1NK_SYSTEM_CONFIG"] ?? systemConfigPath
         return [system, xdg + "/c1nk/answer.conf"].filter { FileManager.default.fileExists(atPath: $0) }

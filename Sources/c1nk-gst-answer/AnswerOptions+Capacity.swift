@@ -2,7 +2,7 @@ import C1nkAnswerer
 import C1nkCommandLine
 import C1nkMedia
 import C1nkService
-import Foundation
+import FoundationEssentials
 
 /// How many calls this machine carries at once, shared by every answerer on
 /// it (docs/benchmarks.md, "Scale"): `--max-calls N|auto|off` and the

@@ -64,8 +64,8 @@ extension RTSPCommandOptions {
         do {
             return try MQTTPasswordFile.read(path)
         } catch {
-            let text = "\(error)".replacingOccurrences(of: "MQTT password file", with: "RTSP password file")
-                .replacingOccurrences(of: "--mqtt-password-file", with: "--rtsp-password-file")
+            let text = "\(error)".replacing("MQTT password file", with: "RTSP password file")
+                .replacing("--mqtt-password-file", with: "--rtsp-password-file")
             throw ArgumentReader.UsageError(text)
         }
     }

@@ -2,7 +2,7 @@ import C1nkCommandLine
 import C1nkDisplay
 import C1nkGLib
 import C1nkWeb
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// The web page's settings of the command line and config file (docs/web.md).

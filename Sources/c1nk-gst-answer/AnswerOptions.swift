@@ -196,7 +196,7 @@ extension AnswerOption {
     }
 
     static func nonEmpty(_ value: String, _ option: String, what: String = "an element name or a pipeline description") throws -> String {
-        guard !value.trimmingCharacters(in: .whitespaces).isEmpty else {
+        guard !value.trimmingWhitespace().isEmpty else {
             throw ArgumentReader.UsageError("\(option) needs \(what)")
         }
         return value

@@ -67,7 +67,7 @@ enum ConfigCheckCommand {
     /// `settle` names the line of a bad value; the STUN list's check, which runs after, does not.
     private static func located(_ text: String, _ setting: AnswerCommandLine.Setting) -> String {
         text.hasPrefix(setting.source + ": ") ? text
-            : setting.source + ": " + text.replacingOccurrences(of: setting.row.option, with: setting.row.name)
+            : setting.source + ": " + text.replacing(setting.row.option, with: setting.row.name)
     }
 
     /// What the command checks at start across keys, short of building the pipeline.

@@ -18,7 +18,7 @@ final class DisplaySetup {
     init(_ commandLine: AnswerCommandLine, media: inout MediaConfiguration) throws {
         history = RingHistory { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }
         recorder = RingHistoryRecorder(history: history)
-        let sink = media.videoSink.trimmingCharacters(in: .whitespaces)
+        let sink = media.videoSink.trimmingWhitespace()
         let wanted = commandLine.screens == "on" || (commandLine.screens == "auto" && sink != "fakesink" && !sink.hasPrefix("fakesink "))
         if wanted && media.resolvedPipelineUses("sink") {
             var options = commandLine.display

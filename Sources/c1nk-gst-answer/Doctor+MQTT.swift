@@ -1,6 +1,6 @@
 import C1nkGLib
 import C1nkMQTT
-import Foundation
+import FoundationEssentials
 
 extension Doctor {
     /// With `--mqtt`: the broker is reached and takes the login. Advisory: calls work without it.

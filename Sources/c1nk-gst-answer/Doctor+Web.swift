@@ -1,6 +1,6 @@
 import C1nkGLib
 import C1nkWeb
-import Foundation
+import FoundationEssentials
 import Glibc
 
 extension Doctor {

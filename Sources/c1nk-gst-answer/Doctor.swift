@@ -4,7 +4,7 @@ import C1nkPipeline
 import C1nkProbes
 import C1nkService
 import C1nkSignaling
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `c1nk-gst-answer doctor`: checks this machine for a call with the given
@@ -138,9 +138,9 @@ enum Doctor {
     static func deviceIdFile(_ path: String) -> Line {
         var info = stat()
         guard stat(path, &info) == 0 else {
-            let folder = (path as NSString).deletingLastPathComponent
+            let folder = path.deletingLastPathComponent
             var ancestor = folder
-            while !FileManager.default.fileExists(atPath: ancestor) && ancestor != "/" { ancestor = (ancestor as NSString).deletingLastPathComponent }
+            while !FileManager.default.fileExists(atPath: ancestor) && ancestor != "/" { ancestor = ancestor.deletingLastPathComponent }
             let ok = access(ancestor, W_OK) == 0
             return Line(ok: ok, text: ok ? "device id file \(path) will be created on the first start" : "device id file \(path) cannot be created (\(ancestor) is not writable)",
                         fix: "pass --device-id-file with a writable path, or create \(folder) for this user")
@@ -165,14 +165,14 @@ enum Doctor {
         }
         guard let free = retention.freeBytes() else { return Line(ok: false, text: "cannot read the free space of \(folder)") }
         let ok = policy.allowsRecording(freeBytes: free)
-        return Line(ok: ok, text: String(format: "recording folder \(folder) is writable, %.1f GB free (floor %.1f GB)", Double(free) / 1e9, policy.minimumFreeGigabytes),
+        return Line(ok: ok, text: String(printf: "recording folder \(folder) is writable, %.1f GB free (floor %.1f GB)", Double(free) / 1e9, policy.minimumFreeGigabytes),
                     fix: "free space, set --keep-days/--keep-gb, or lower --min-free-gb")
     }
 
     /// Connects as the answerer would (TLS checked) and stops at the first answer.
     static func server(_ commandLine: AnswerCommandLine) -> Line {
         let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
-        let id = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingCharacters(in: .whitespacesAndNewlines) ?? "doctor-\(UUID().uuidString)"
+        let id = (try? String(contentsOfFile: path, encoding: .utf8))?.trimmingWhitespaceAndNewlines() ?? "doctor-\(UUID().uuidString)"
         var configuration = SignalClient.Configuration(url: commandLine.server, deviceId: id.isEmpty ? "doctor" : id)
         configuration.bundleId = commandLine.bundleId
         configuration.trustedCAFile = commandLine.trustedCAFile
@@ -234,7 +234,7 @@ enum Doctor {
         var synced: Bool?
         if access("/run/systemd/timesync/synchronized", F_OK) == 0 { synced = true }
         if synced == nil, let output = run("/usr/bin/timedatectl", ["show", "-p", "NTPSynchronized", "--value"]) {
-            synced = output.trimmingCharacters(in: .whitespacesAndNewlines) == "yes"
+            synced = output.trimmingWhitespaceAndNewlines() == "yes"
         }
         guard let synced else {
             return Line(ok: false, text: "cannot tell whether the clock is synchronised (no timedatectl answer)",
@@ -246,14 +246,9 @@ enum Doctor {
 
     private static func run(_ executable: String, _ arguments: [String]) -> String? {
         guard access(executable, X_OK) == 0 else { return nil }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: executable)
-        process.arguments = arguments
-        let pipe = Pipe()
-        process.standardOutput = pipe
-        process.standardError = FileHandle.nullDevice
-        guard (try? process.run()) != nil else { return nil }
-        let data = pipe.fileHandleForReading.readDataToEndOfFile()
+        guard let process = try? ChildProcess(executable, arguments, output: .pipe, error: .null),
+              let output = process.outputPipe else { return nil }
+        let data = readToEnd(output)
         process.waitUntilExit()
         return process.terminationStatus == 0 ? String(decoding: data, as: UTF8.self) : nil
     }

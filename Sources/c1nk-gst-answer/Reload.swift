@@ -1,5 +1,5 @@
 import C1nkService
-import Foundation
+import FoundationEssentials
 
 /// SIGHUP: reads the config files again (the command line still wins) and
 /// says which settings change now and which need a restart.

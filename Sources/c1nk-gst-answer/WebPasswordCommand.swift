@@ -1,5 +1,5 @@
 import C1nkWeb
-import Foundation
+import FoundationEssentials
 import Glibc
 
 /// `c1nk-gst-answer web-password [--web-password-file PATH]`: reads the new

@@ -44,7 +44,7 @@ struct BaselineBenchmark {
         receiver.executableURL = URL(fileURLWithPath: folder)
         receiver.arguments = ["--baseline-receiver", "--port", String(port), "--rtp-caps", caps, "--decode", decode,
                               "--seconds", String(options.duration)]
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         receiver.standardOutput = FileHandle(forWritingAtPath: output)
         receiver.standardInput = FileHandle.nullDevice
         try receiver.run()

@@ -140,7 +140,7 @@ enum Curl {
 
     /// A request in the background, what it writes to standard output into `output`.
     static func start(_ arguments: [String], output: String) throws -> Process {
-        FileManager.default.createFile(atPath: output, contents: nil)
+        _ = FileManager.default.createFile(atPath: output, contents: nil)
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/curl")
         process.arguments = ["-sk", "--max-time", "60"] + arguments

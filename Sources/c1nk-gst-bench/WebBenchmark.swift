@@ -122,7 +122,7 @@ struct WebBenchmark {
             guard MainContext.run(timeout: 10, until: { ((try? page.evaluate("window.__bench.first.length")) as? Int ?? 0) > before }) else {
                 throw BenchError("no frame in the page")
             }
-            let first = (try page.evaluate("window.__bench.first[\(before)]") as? Double) ?? rang
+            let first = (try page.evaluate("window.__bench.first[\(before)]") as? NSNumber)?.doubleValue ?? rang
             firstFrames.append(first - rang)
             guard let stamped = door.stampedFrames else { throw BenchError("the door's camera stamps no frames") }
             try page.evaluate("document.getElementById('accept').click(); window.__bench.frames = []; window.__bench.measure = true")
