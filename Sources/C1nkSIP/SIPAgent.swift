@@ -1,0 +1,153 @@
+import C1nkGLibBase
+import CGLib
+import CSIPAgent
+
+/// The SIP user agent (sofia-sip through `CSIPAgent`) on the main context:
+/// it places calls and takes none. Signalling only; each call's SDP offer is
+/// built by the caller (`SDPOffer`) and the answer read here (`SDPAnswer`).
+/// The C agent's pointer and callback stay in this file. Main context only.
+public final class SIPAgent {
+    public typealias CallID = UInt32
+
+    public enum CallEvent: Equatable, Sendable {
+        /// A provisional answer: 180 Ringing, 183 Session Progress, …
+        case progress(status: Int, phrase: String)
+        /// The phone answered (ACK sent) with an answer we can use.
+        case answered(SDPAnswer)
+        /// The call did not come about: a final 3xx–6xx, a local failure, or an
+        /// answer with no usable codec (then the agent has already sent BYE).
+        case failed(status: Int, reason: String)
+        /// The phone hung up (its BYE answered 200).
+        case hungUpByPhone
+        /// An INFO in the call (SIP INFO DTMF: `application/dtmf-relay`).
+        case info(contentType: String, body: String)
+        /// Over on both sides; the id is not used again.
+        case ended
+    }
+
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// Every call's events, in order.
+    public var onCallEvent: ((CallID, CallEvent) -> Void)?
+    /// An INVITE from outside was refused with 403 (`from`: its From address, as text).
+    public var onRefused: ((String) -> Void)?
+
+    private var agent: OpaquePointer?
+    private var reference: Unmanaged<Reference>?
+    private var offers: [CallID: SDPOffer] = [:]
+    private var onStopped: (() -> Void)?
+    public let listenURL: String
+
+    /// Listens on `host`:`port` (`transport`: udp, tcp or tls) and says `from` in its requests.
+    public init(host: String, port: Int, transport: String = "udp", from: String) throws {
+        guard ["udp", "tcp", "tls"].contains(transport) else {
+            throw Failure(description: "unknown SIP transport \(transport): use udp, tcp or tls")
+        }
+        guard SDPAnswer.numericAddress(Substring(host)) != nil, (1...65535).contains(port) else {
+            throw Failure(description: "cannot listen for SIP on \(host):\(port): give a numeric address of this machine and a port 1–65535")
+        }
+        let hostPart = host.contains(":") ? "[\(host)]" : host
+        listenURL = transport == "tls" ? "sips:\(hostPart):\(port)" : "sip:\(hostPart):\(port);transport=\(transport)"
+        let reference = Unmanaged.passRetained(Reference(self))
+        var error: UnsafeMutablePointer<GError>?
+        let context = MainContext.context ?? g_main_context_default()
+        guard let agent = c1nk_sip_agent_new(listenURL, from, context, { user, call, event, status, text, body, length in
+            guard let user else { return }
+            let agent = Unmanaged<Reference>.fromOpaque(user).takeUnretainedValue().agent
+            agent?.handle(call: call, event: event, status: Int(status),
+                          text: text.map { String(cString: $0) } ?? "",
+                          body: body.map { String(decoding: UnsafeRawBufferPointer(start: $0, count: Int(length)), as: UTF8.self) })
+        }, reference.toOpaque(), &error) else {
+            reference.release()
+            let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
+            if error != nil { g_error_free(error) }
+            throw Failure(description: "the SIP agent did not start: \(message)")
+        }
+        self.agent = agent
+        self.reference = reference
+        Log.sip.info("SIP agent listening on \(listenURL)")
+    }
+
+    deinit {
+        if let agent { c1nk_sip_agent_free(agent) }
+        reference?.release()
+    }
+
+    /// Sends an INVITE to `uri` with `offer`. Nil when the stack refuses the address.
+    public func call(_ uri: SIPURI, offer: SDPOffer) -> CallID? {
+        guard let agent else { return nil }
+        let id = c1nk_sip_agent_invite(agent, uri.text, offer.text)
+        guard id != 0 else {
+            Log.sip.warning("cannot call \(uri): the SIP stack does not take the address")
+            return nil
+        }
+        offers[id] = offer
+        Log.sip.info("call \(id): INVITE to \(uri)")
+        return id
+    }
+
+    /// CANCEL before the phone answers, BYE after; `.ended` follows.
+    public func hangUp(_ call: CallID) {
+        guard let agent else { return }
+        c1nk_sip_agent_hang_up(agent, call)
+    }
+
+    /// Ends every call (BYE or CANCEL), shuts the stack down and then calls `done`.
+    public func stop(_ done: @escaping () -> Void) {
+        guard let agent else { done(); return }
+        onStopped = done
+        c1nk_sip_agent_stop(agent)
+    }
+
+    private func handle(call: CallID, event: C1nkSIPEvent, status: Int, text: String, body: String?) {
+        switch event {
+        case C1NK_SIP_EVENT_PROGRESS:
+            onCallEvent?(call, .progress(status: status, phrase: text))
+        case C1NK_SIP_EVENT_ANSWERED:
+            guard let offer = offers[call] else { return }
+            do {
+                let answer = try SDPAnswer(body ?? "", offer: offer)
+                Log.sip.info("call \(call): answered, \(answer.codec.rawValue) to \(answer.address):\(answer.port)")
+                onCallEvent?(call, .answered(answer))
+            } catch {
+                Log.sip.warning("call \(call): \(error); hanging up")
+                hangUp(call)
+                onCallEvent?(call, .failed(status: 488, reason: "\(error)"))
+            }
+        case C1NK_SIP_EVENT_FAILED:
+            Log.sip.info("call \(call): \(status) \(text)")
+            onCallEvent?(call, .failed(status: status, reason: "\(status) \(text)"))
+        case C1NK_SIP_EVENT_BYE:
+            Log.sip.info("call \(call): the phone hung up")
+            onCallEvent?(call, .hungUpByPhone)
+        case C1NK_SIP_EVENT_INFO:
+            onCallEvent?(call, .info(contentType: text, body: body ?? ""))
+        case C1NK_SIP_EVENT_ENDED:
+            offers[call] = nil
+            Log.sip.info("call \(call): ended")
+            onCallEvent?(call, .ended)
+        case C1NK_SIP_EVENT_REFUSED:
+            Log.sip.warning("refused an INVITE from \(text.prefix(SIPURI.longest)) with 403: the bridge places calls and takes none")
+            onRefused?(String(text.prefix(SIPURI.longest)))
+        case C1NK_SIP_EVENT_STOPPED:
+            if let agent { c1nk_sip_agent_free(agent) }
+            agent = nil
+            reference?.release()
+            reference = nil
+            Log.sip.info("SIP agent stopped")
+            let done = onStopped
+            onStopped = nil
+            done?()
+        default:
+            break
+        }
+    }
+
+    /// What the C agent holds: a weak way back, so the agent can go first.
+    private final class Reference {
+        weak var agent: SIPAgent?
+        init(_ agent: SIPAgent) { self.agent = agent }
+    }
+}
