@@ -1,0 +1,106 @@
+import Foundation
+import XCTest
+@testable import C1nkGLib
+@testable import C1nkSIP
+
+/// Phones rung over SIP, against a real baresip on loopback as the phone:
+/// the call placed and answered, audio measured both ways, hung up from
+/// either side; an INVITE from outside refused.
+final class SIPTests: XCTestCase {
+    private var phone: BaresipPhone?
+    private var agent: SIPAgent?
+    private var media: PhoneLegMedia?
+    private var events: [(SIPAgent.CallID, SIPAgent.CallEvent)] = []
+
+    override func setUp() {
+        GStreamer.initialize()
+    }
+
+    override func tearDown() {
+        media?.stop()
+        media = nil
+        if let agent {
+            var stopped = false
+            agent.stop { stopped = true }
+            _ = MainContext.run(timeout: 10) { stopped }
+        }
+        agent = nil
+        phone?.stop()
+        phone = nil
+    }
+
+    private func startAgent() throws -> SIPAgent {
+        guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
+        let agent = try SIPAgent(host: "127.0.0.1", port: port, from: "sip:door@127.0.0.1")
+        agent.onCallEvent = { [unowned self] id, event in events.append((id, event)) }
+        self.agent = agent
+        return agent
+    }
+
+    private func answered(_ call: SIPAgent.CallID) -> SDPAnswer? {
+        for case let (id, .answered(answer)) in events where id == call { return answer }
+        return nil
+    }
+
+    private func has(_ call: SIPAgent.CallID, _ event: SIPAgent.CallEvent) -> Bool {
+        events.contains { $0.0 == call && $0.1 == event }
+    }
+
+    /// Places a call to baresip and waits until audio flows both ways.
+    private func connectedCall() throws -> SIPAgent.CallID {
+        let phone = try BaresipPhone()
+        self.phone = phone
+        let agent = try startAgent()
+        let media = try PhoneLegMedia(address: "127.0.0.1")
+        self.media = media
+        let offer = SDPOffer(address: media.address, port: media.port, sessionID: UInt32.random(in: 1...UInt32.max))
+        let call = try XCTUnwrap(agent.call(try SIPURI(phone.uri), offer: offer))
+        waitUntil("baresip's 200 OK", timeout: 15) { answered(call) != nil || events.contains { $0.0 == call && $0.1 == .ended } }
+        let answer = try XCTUnwrap(answered(call), "no answer; events \(events); baresip: \(phone.log.suffix(1500))")
+        XCTAssertEqual(answer.address, "127.0.0.1")
+        try media.start(answer)
+        // A second of baresip's tone (50 buffers of 20 ms), loud: ausine plays near full scale.
+        waitUntil("baresip's tone at the phone leg", timeout: 15) { media.buffersHeard >= 50 && media.peakHeard > 3000 }
+        XCTAssertGreaterThan(media.peakHeard, 3000, "peak heard from baresip")
+        return call
+    }
+
+    func testCallToBaresipCarriesAudioBothWaysAndEndsWithBye() throws {
+        let started = MainContext.monotonicSeconds()
+        let call = try connectedCall()
+        let agent = try XCTUnwrap(agent), phone = try XCTUnwrap(phone)
+        // What baresip heard: our tone in its recording (sndfile writes as it decodes).
+        waitUntil("our tone in baresip's recording", timeout: 15) { phone.peakHeard() > 3000 }
+        XCTAssertGreaterThan(phone.peakHeard(), 3000, "baresip heard: files \(phone.heardFiles)")
+        agent.hangUp(call)
+        waitUntil("the call's end after BYE", timeout: 15) { has(call, .ended) }
+        XCTAssertFalse(has(call, .hungUpByPhone))
+        waitUntil("baresip's call closed", timeout: 15) { phone.log.contains("terminated") || phone.log.contains("closed") }
+        print("SIPTests: call, audio both ways and BYE in \(String(format: "%.1f", MainContext.monotonicSeconds() - started)) s")
+    }
+
+    func testBaresipHangingUpEndsTheCall() throws {
+        let call = try connectedCall()
+        try XCTUnwrap(phone).hangUp()
+        waitUntil("baresip's BYE", timeout: 15) { has(call, .hungUpByPhone) && has(call, .ended) }
+    }
+
+    func testAnInviteFromOutsideIsRefusedWith403() throws {
+        let bridge = try startAgent()
+        var refused: [String] = []
+        bridge.onRefused = { refused.append($0) }
+        guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
+        let outsider = try SIPAgent(host: "127.0.0.1", port: port, from: "sip:stranger@127.0.0.1")
+        var outsiderEvents: [SIPAgent.CallEvent] = []
+        outsider.onCallEvent = { _, event in outsiderEvents.append(event) }
+        let listen = bridge.listenURL.replacingOccurrences(of: ";transport=udp", with: "")
+        let target = try SIPURI(listen.replacingOccurrences(of: "sip:", with: "sip:door@"))
+        _ = try XCTUnwrap(outsider.call(target, offer: SDPOffer(address: "127.0.0.1", port: 40000, sessionID: 1)))
+        waitUntil("the refusal", timeout: 15) { outsiderEvents.contains { if case .failed(403, _) = $0 { true } else { false } } }
+        XCTAssertEqual(refused.count, 1)
+        XCTAssertTrue(refused.first?.hasPrefix("sip:stranger@") ?? false, "\(refused)")
+        var stopped = false
+        outsider.stop { stopped = true }
+        waitUntil("the outsider's stop") { stopped }
+    }
+}
