@@ -16,6 +16,7 @@ struct C1nkSIPCall;
 #include <sofia-sip/sip_header.h>
 #include <sofia-sip/sip_status.h>
 #include <sofia-sip/url.h>
+#include <sofia-sip/su_log.h>
 
 typedef struct C1nkSIPCall {
     guint id;
@@ -139,12 +140,25 @@ on_event (nua_event_t event, int status, char const *phrase, nua_t *nua, C1nkSIP
     }
 }
 
+/* sofia's own log (every module falls back to the default one) as GLib debug
+ * messages of the domain "sofia-sip": silent unless G_MESSAGES_DEBUG asks. */
+static void
+sofia_log (void *stream, char const *format, va_list arguments)
+{
+    (void) stream;
+    g_logv ("sofia-sip", G_LOG_LEVEL_DEBUG, format, arguments);
+}
+
 C1nkSIPAgent *
 c1nk_sip_agent_new (const gchar *bind_url, const gchar *from, GMainContext *context,
                     C1nkSIPEventFunc callback, gpointer user, GError **error)
 {
     static gsize initialised = 0;
-    if (g_once_init_enter (&initialised)) { su_init (); g_once_init_leave (&initialised, 1); }
+    if (g_once_init_enter (&initialised)) {
+        su_init ();
+        su_log_redirect (NULL, sofia_log, NULL);
+        g_once_init_leave (&initialised, 1);
+    }
 
     C1nkSIPAgent *agent = g_new0 (C1nkSIPAgent, 1);
     agent->context = g_main_context_ref (context);

@@ -86,6 +86,8 @@ final class SIPTests: XCTestCase {
     }
 
     func testAnInviteFromOutsideIsRefusedWith403() throws {
+        // sofia's stack runs on the main context: two agents and a call between them start no thread.
+        let threadsBefore = Self.threadCount()
         let bridge = try startAgent()
         var refused: [String] = []
         bridge.onRefused = { refused.append($0) }
@@ -99,8 +101,13 @@ final class SIPTests: XCTestCase {
         waitUntil("the refusal", timeout: 15) { outsiderEvents.contains { if case .failed(403, _) = $0 { true } else { false } } }
         XCTAssertEqual(refused.count, 1)
         XCTAssertTrue(refused.first?.hasPrefix("sip:stranger@") ?? false, "\(refused)")
+        XCTAssertLessThanOrEqual(Self.threadCount(), threadsBefore, "threads of the process")
         var stopped = false
         outsider.stop { stopped = true }
         waitUntil("the outsider's stop") { stopped }
+    }
+
+    private static func threadCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/task").count) ?? 0
     }
 }
