@@ -121,9 +121,7 @@ final class BaresipPhone {
         self.process = nil
         guard process.isRunning else { return }
         kill(process.processIdentifier, SIGTERM)
-        let deadline = MainContext.monotonicSeconds() + 5
-        while process.isRunning && MainContext.monotonicSeconds() < deadline { usleep(20_000) }
-        if process.isRunning { kill(process.processIdentifier, SIGKILL) }
+        if !MainContext.run(timeout: 5, until: { !process.isRunning }) { kill(process.processIdentifier, SIGKILL) }
         process.waitUntilExit()
     }
 
