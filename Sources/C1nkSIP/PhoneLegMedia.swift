@@ -17,6 +17,8 @@ public final class PhoneLegMedia {
     public private(set) var buffersHeard = 0
     /// A pipeline error (a port taken, an element missing), with what to do.
     public var onError: ((String) -> Void)?
+    /// A key pressed on the phone, sent as RFC 4733 telephone-events (once per press).
+    public var onKey: ((Character) -> Void)?
 
     private var pipeline: Pipeline?
     private var bus: BusWatch?
@@ -55,6 +57,7 @@ public final class PhoneLegMedia {
             udpsrc name=rtcpsrc ! rtpbin.recv_rtcp_sink_0
             \(depayloader) name=depay ! \(decoder) ! audioconvert ! audio/x-raw,format=S16LE,channels=1 \
             ! fakesink name=heard sync=false async=false
+            rtpdtmfdepay name=keys ! fakesink sync=false async=false
             """
     }
 
@@ -71,9 +74,18 @@ public final class PhoneLegMedia {
         guard let rtpbin = pipeline.element(named: "rtpbin"), let depay = pipeline.element(named: "depay"),
               let rtpSource = pipeline.element(named: "rtpsrc"), let rtcpSource = pipeline.element(named: "rtcpsrc"),
               let rtpSink = pipeline.element(named: "rtpsink"), let rtcpSink = pipeline.element(named: "rtcpsink"),
-              let heard = pipeline.element(named: "heard"), let caps = Caps(
-                "application/x-rtp,media=audio,clock-rate=\(answer.codec.clockRate),encoding-name=\(answer.codec.rawValue),payload=\(answer.codec.payloadType)")
+              let keys = pipeline.element(named: "keys"), let heard = pipeline.element(named: "heard"),
+              let caps = Caps("application/x-rtp,media=audio,clock-rate=\(answer.codec.clockRate)")
         else { throw Failure(description: "the phone leg's pipeline lacks a named element") }
+        // Each payload type's caps come from our own table, by number: the voice and the keys.
+        let voiceType = answer.codec.payloadType
+        let eventTypes = Set([SDPOffer.telephoneEventPayloadType] + (answer.telephoneEventPayloadType.map { [$0] } ?? []))
+        let voiceCaps = "application/x-rtp,media=audio,clock-rate=\(answer.codec.clockRate),encoding-name=\(answer.codec.rawValue)"
+        let eventCaps = "application/x-rtp,media=audio,clock-rate=8000,encoding-name=TELEPHONE-EVENT"
+        signals.append(SignalConnection.connectReturning(rtpbin.object, "request-pt-map") { (_: UInt32, type: UInt32) in
+            let known = Int(type) == voiceType ? voiceCaps : eventTypes.contains(Int(type)) ? eventCaps : nil
+            return known.flatMap { gst_caps_from_string("\($0),payload=\(type)") }.map { PointerCast.raw($0) }
+        })
         rtpSource[string: "address"] = address
         rtpSource[int: "port"] = port
         rtpSource[caps: "caps"] = caps
@@ -87,7 +99,9 @@ public final class PhoneLegMedia {
         // streaming thread, as GStreamer requires for a pad that is already pushing.
         signals.append(rtpbin.connect("pad-added") { (added: gpointer?) in
             guard let pad = Pad(retaining: added), pad.name.hasPrefix("recv_rtp_src_0_"),
-                  let sink = depay.staticPad("sink"), !sink.isLinked else { return }
+                  let type = pad.name.split(separator: "_").last.flatMap({ Int($0) }) else { return }
+            let target = type == voiceType ? depay : eventTypes.contains(type) ? keys : nil
+            guard let sink = target?.staticPad("sink"), !sink.isLinked else { return }
             _ = pad.link(sink)
         })
         if let sink = heard.staticPad("sink") {
@@ -103,6 +117,10 @@ public final class PhoneLegMedia {
             probe = (sink, id)
         }
         bus = BusWatch(pipeline.pointer) { [weak self] message in
+            if message.pointee.type == GST_MESSAGE_ELEMENT {
+                self?.keyMessage(message)
+                return
+            }
             guard message.pointee.type == GST_MESSAGE_ERROR else { return }
             var error: UnsafeMutablePointer<GError>?
             gst_message_parse_error(message, &error, nil)
@@ -127,6 +145,20 @@ public final class PhoneLegMedia {
         bus = nil
         if let pipeline { _ = pipeline.setState(GST_STATE_NULL) }
         pipeline = nil
+    }
+
+    /// rtpdtmfdepay's `dtmf-event` message, posted when a press starts.
+    private func keyMessage(_ message: UnsafeMutablePointer<GstMessage>) {
+        guard let structure = gst_message_get_structure(message),
+              String(cString: gst_structure_get_name(structure)) == "dtmf-event" else { return }
+        var number: gint = -1
+        var start: gboolean = 1
+        // rtpdtmfdepay posts at a press's start only; a "start" field, where present, says so too.
+        _ = gst_structure_get_boolean(structure, "start", &start)
+        guard start != 0, gst_structure_get_int(structure, "number", &number) != 0,
+              let key = PhoneKey.key(event: Int(number)) else { return }
+        Log.sip.info("phone leg media: key \(key) (telephone-event)")
+        onKey?(key)
     }
 
     /// The largest absolute S16 sample of the probe's buffer.

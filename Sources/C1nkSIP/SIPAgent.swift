@@ -19,7 +19,9 @@ public final class SIPAgent {
         case failed(status: Int, reason: String)
         /// The phone hung up (its BYE answered 200).
         case hungUpByPhone
-        /// An INFO in the call (SIP INFO DTMF: `application/dtmf-relay`).
+        /// A key pressed on the phone, sent as SIP INFO (`application/dtmf-relay` or `application/dtmf`).
+        case key(Character)
+        /// Any other INFO in the call, answered 200 and otherwise ignored.
         case info(contentType: String, body: String)
         /// Over on both sides; the id is not used again.
         case ended
@@ -123,7 +125,12 @@ public final class SIPAgent {
             Log.sip.info("call \(call): the phone hung up")
             onCallEvent?(call, .hungUpByPhone)
         case C1NK_SIP_EVENT_INFO:
-            onCallEvent?(call, .info(contentType: text, body: body ?? ""))
+            if let key = PhoneKey.key(infoType: text, body: body ?? "") {
+                Log.sip.info("call \(call): key \(key) (SIP INFO)")
+                onCallEvent?(call, .key(key))
+            } else {
+                onCallEvent?(call, .info(contentType: String(text.prefix(100)), body: body ?? ""))
+            }
         case C1NK_SIP_EVENT_ENDED:
             offers[call] = nil
             Log.sip.info("call \(call): ended")

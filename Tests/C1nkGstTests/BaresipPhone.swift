@@ -98,9 +98,15 @@ final class BaresipPhone {
         }.max() ?? 0
     }
 
-    /// Asks baresip to hang up its call (ctrl_tcp: a netstring of JSON).
-    func hangUp() throws {
-        let json = #"{"command":"hangup","params":"","token":"t1"}"#
+    /// Asks baresip to hang up its call.
+    func hangUp() throws { try command("hangup") }
+
+    /// Has baresip press `key` in its call (an RFC 4733 telephone-event).
+    func press(_ key: Character) throws { try command("sndcode", params: String(key)) }
+
+    /// One of baresip's menu commands over ctrl_tcp (a netstring of JSON; `params` are test constants).
+    func command(_ name: String, params: String = "") throws {
+        let json = #"{"command":"\#(name)","params":"\#(params)","token":"t1"}"#
         let message = "\(json.utf8.count):\(json),"
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         defer { close(fd) }

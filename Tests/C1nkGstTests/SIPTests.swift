@@ -85,6 +85,16 @@ final class SIPTests: XCTestCase {
         waitUntil("baresip's BYE", timeout: 15) { has(call, .hungUpByPhone) && has(call, .ended) }
     }
 
+    func testHashPressedOnBaresipArrivesAsATelephoneEvent() throws {
+        _ = try connectedCall()
+        let media = try XCTUnwrap(media), phone = try XCTUnwrap(phone)
+        var keys: [Character] = []
+        media.onKey = { keys.append($0) }
+        try phone.press("#")
+        waitUntil("the # from baresip", timeout: 15) { keys.contains("#") }
+        XCTAssertEqual(keys, ["#"], "one press, one key; baresip: \(phone.log.suffix(1500))")
+    }
+
     func testAnInviteFromOutsideIsRefusedWith403() throws {
         // sofia's stack runs on the main context: two agents and a call between them start no thread.
         let threadsBefore = Self.threadCount()
