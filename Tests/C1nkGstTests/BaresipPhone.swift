@@ -131,5 +131,8 @@ final class BaresipPhone {
         process.waitUntilExit()
     }
 
-    deinit { stop() }
+    deinit {
+        stop()
+        try? FileManager.default.removeItem(atPath: directory)
+    }
 }

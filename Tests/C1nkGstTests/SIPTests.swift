@@ -95,6 +95,25 @@ final class SIPTests: XCTestCase {
         XCTAssertEqual(keys, ["#"], "one press, one key; baresip: \(phone.log.suffix(1500))")
     }
 
+    func testGarbageStrayAnswersAndInvitesFromOutsideLeaveTheCallOn() throws {
+        let call = try connectedCall()
+        let agent = try XCTUnwrap(agent), media = try XCTUnwrap(media)
+        var refused = 0
+        agent.onRefused = { _ in refused += 1 }
+        let heardBefore = media.buffersHeard
+        let port = agent.listenURL.split(separator: ":").last!.split(separator: ";").first!
+        let sipp = try SIPpFlood(target: "127.0.0.1:\(port)", calls: 20, rate: 20)
+        defer { sipp.stop() }
+        let status = sipp.wait(timeout: 40)
+        XCTAssertEqual(status, 0, "SIPp: \(sipp.output.suffix(1500)) \(sipp.errors.suffix(1500))")
+        XCTAssertEqual(refused, 20, "each INVITE from outside refused")
+        // The call to baresip went on throughout: still up, still hearing the phone.
+        XCTAssertFalse(has(call, .ended))
+        waitUntil("the phone's audio after the flood") { media.buffersHeard >= heardBefore + 50 }
+        agent.hangUp(call)
+        waitUntil("the call's end after BYE", timeout: 15) { has(call, .ended) }
+    }
+
     func testAnInviteFromOutsideIsRefusedWith403() throws {
         // sofia's stack runs on the main context: two agents and a call between them start no thread.
         let threadsBefore = Self.threadCount()
