@@ -23,7 +23,8 @@ final class BaresipPhone {
         let description = "baresip is not installed: install baresip-core (scripts/install-deps)"
     }
 
-    init(toneHz: Int = 880) throws {
+    /// `answerMode`: "auto" answers at once; "manual" rings until the call is cancelled.
+    init(toneHz: Int = 880, answerMode: String = "auto") throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary),
               FileManager.default.fileExists(atPath: Self.modules + "/sndfile.so") else { throw Missing() }
         directory = temporaryDirectory()
@@ -54,7 +55,7 @@ final class BaresipPhone {
         rtp_timeout 0
         """
         try config.write(toFile: directory + "/config", atomically: true, encoding: .utf8)
-        try "<sip:phone@127.0.0.1>;regint=0;answermode=auto;audio_codecs=PCMU,PCMA\n"
+        try "<sip:phone@127.0.0.1>;regint=0;answermode=\(answerMode);audio_codecs=PCMU,PCMA\n"
             .write(toFile: directory + "/accounts", atomically: true, encoding: .utf8)
         try "".write(toFile: directory + "/contacts", atomically: true, encoding: .utf8)
 

@@ -114,6 +114,34 @@ final class SIPTests: XCTestCase {
         waitUntil("the call's end after BYE", timeout: 15) { has(call, .ended) }
     }
 
+    func testTheFirstPhoneToAnswerTakesTheCallAndTheOtherIsCancelled() throws {
+        let ringing = try BaresipPhone(answerMode: "manual")
+        defer { ringing.stop() }
+        let answering = try BaresipPhone()
+        phone = answering
+        let agent = try startAgent()
+        let ring = PhoneRing(agent: agent, uris: [try SIPURI(ringing.uri), try SIPURI(answering.uri)], address: "127.0.0.1")
+        agent.onCallEvent = { [unowned self] id, event in
+            events.append((id, event))
+            ring.handle(id, event)
+        }
+        var outcomes: [PhoneRing.Outcome] = []
+        ring.onOutcome = { outcomes.append($0) }
+        waitUntil("the answering phone taking the call", timeout: 15) { !outcomes.isEmpty }
+        XCTAssertEqual(outcomes, [.connected(try SIPURI(answering.uri))])
+        let media = try XCTUnwrap(ring.winnerMedia)
+        waitUntil("the answering phone's tone", timeout: 15) { media.buffersHeard >= 25 && media.peakHeard > 3000 }
+        // The phone still ringing was cancelled: its call ended, answered 487.
+        let winner = try XCTUnwrap(ring.group.winner)
+        let cancelled = try XCTUnwrap(events.first { $0.0 != winner }?.0)
+        waitUntil("the ringing phone's CANCEL", timeout: 15) { has(cancelled, .ended) }
+        XCTAssertTrue(events.contains { if $0.0 == cancelled, case .failed(487, _) = $0.1 { true } else { false } }, "\(events)")
+        // The door hangs up: the answering phone gets BYE.
+        ring.hangUpAll()
+        waitUntil("the answering phone's BYE", timeout: 15) { has(winner, .ended) }
+        XCTAssertEqual(outcomes.count, 1)
+    }
+
     func testAnInviteFromOutsideIsRefusedWith403() throws {
         // sofia's stack runs on the main context: two agents and a call between them start no thread.
         let threadsBefore = Self.threadCount()
