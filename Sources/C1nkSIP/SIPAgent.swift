@@ -31,6 +31,15 @@ public final class SIPAgent {
         public let description: String
     }
 
+    public enum RegistrationEvent: Equatable, Sendable {
+        /// The registrar took us; the stack refreshes the registration before it expires.
+        case registered
+        /// The registrar refused, did not answer, or refused our credentials (401/407 after them).
+        case failed(status: Int, reason: String)
+    }
+
+    /// The registration's outcomes (`register`), each answer and each refresh that fails.
+    public var onRegistration: ((RegistrationEvent) -> Void)?
     /// Every call's events, in order.
     public var onCallEvent: ((CallID, CallEvent) -> Void)?
     /// An INVITE from outside was refused with 403 (`from`: its From address, as text).
@@ -90,6 +99,19 @@ public final class SIPAgent {
         return id
     }
 
+    /// The user and password for digest challenges (401/407) to REGISTER and INVITE.
+    public func setCredentials(user: String, password: String) {
+        guard let agent else { return }
+        c1nk_sip_agent_set_credentials(agent, user, password)
+    }
+
+    /// Registers `aor` at `registrar` for `expires` seconds; `onRegistration` says how it went.
+    public func register(at registrar: SIPURI, as aor: SIPURI, expires: Int) -> Bool {
+        guard let agent else { return false }
+        Log.sip.info("REGISTER \(aor) at \(registrar)")
+        return c1nk_sip_agent_register(agent, registrar.text, aor.text, UInt32(clamping: max(expires, 1))) != 0
+    }
+
     /// CANCEL before the phone answers, BYE after; `.ended` follows.
     public func hangUp(_ call: CallID) {
         guard let agent else { return }
@@ -138,6 +160,15 @@ public final class SIPAgent {
         case C1NK_SIP_EVENT_REFUSED:
             Log.sip.warning("refused an INVITE from \(text.prefix(SIPURI.longest)) with 403: the bridge places calls and takes none")
             onRefused?(String(text.prefix(SIPURI.longest)))
+        case C1NK_SIP_EVENT_REGISTERED:
+            Log.sip.info("registered (\(status) \(text))")
+            onRegistration?(.registered)
+        case C1NK_SIP_EVENT_REGISTRATION_FAILED:
+            let reason = status == 401 || status == 407 || status == 403
+                ? "\(status) \(text): the registrar refused the credentials; check --sip-user and --sip-password-file"
+                : "\(status) \(text)"
+            Log.sip.warning("registration failed: \(reason)")
+            onRegistration?(.failed(status: status, reason: reason))
         case C1NK_SIP_EVENT_STOPPED:
             if let agent { c1nk_sip_agent_free(agent) }
             agent = nil

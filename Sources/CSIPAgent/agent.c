@@ -23,6 +23,7 @@ typedef struct C1nkSIPCall {
     nua_handle_t *handle;
     gboolean answered;
     gboolean ending;   /* hang-up asked: a late 200 is answered with BYE */
+    gboolean challenged;   /* credentials sent once for this INVITE */
 } C1nkSIPCall;
 
 struct C1nkSIPAgent {
@@ -35,6 +36,11 @@ struct C1nkSIPAgent {
     guint next_id;
     gboolean stopping;
     gboolean stopped;
+    gchar *auth_user;
+    gchar *auth_password;
+    nua_handle_t *registration;
+    gboolean registration_challenged;
+    gboolean registered;
 };
 
 static void
@@ -55,6 +61,27 @@ payload_copy (sip_t const *sip, gsize *length)
     if (n > C1NK_SIP_LARGEST_BODY) { *length = n; return NULL; }
     *length = n;
     return g_strndup (sip->sip_payload->pl_data, n);
+}
+
+/* Answers a 401/407 with our credentials, once: TRUE when it did (the stack resends the request). */
+static gboolean
+authenticate (C1nkSIPAgent *agent, nua_handle_t *handle, int status, sip_t const *sip, gboolean *challenged)
+{
+    if ((status != 401 && status != 407) || agent->auth_user == NULL || *challenged || sip == NULL) return FALSE;
+    msg_auth_t const *challenge = status == 401 ? (msg_auth_t const *) sip->sip_www_authenticate
+                                                : (msg_auth_t const *) sip->sip_proxy_authenticate;
+    if (challenge == NULL || challenge->au_scheme == NULL) return FALSE;
+    char const *realm = msg_params_find (challenge->au_params, "realm=");
+    if (realm == NULL) return FALSE;
+    /* sofia's form: scheme:"realm":user:password (the realm keeps its quotes). */
+    gchar *credentials = realm[0] == '"'
+        ? g_strdup_printf ("%s:%s:%s:%s", challenge->au_scheme, realm, agent->auth_user, agent->auth_password)
+        : g_strdup_printf ("%s:\"%s\":%s:%s", challenge->au_scheme, realm, agent->auth_user, agent->auth_password);
+    *challenged = TRUE;
+    nua_authenticate (handle, NUTAG_AUTH (credentials), TAG_END ());
+    memset (credentials, 0, strlen (credentials));
+    g_free (credentials);
+    return TRUE;
 }
 
 static gboolean
@@ -90,6 +117,7 @@ on_event (nua_event_t event, int status, char const *phrase, nua_t *nua, C1nkSIP
         break;
     case nua_r_invite:
         if (call == NULL) break;
+        if (authenticate (agent, handle, status, sip, &call->challenged)) break;
         if (status < 200) {
             emit (agent, call->id, C1NK_SIP_EVENT_PROGRESS, status, phrase, NULL, 0);
         } else if (status < 300) {
@@ -119,12 +147,31 @@ on_event (nua_event_t event, int status, char const *phrase, nua_t *nua, C1nkSIP
         int state = nua_callstate_init;
         tl_gets (tags, NUTAG_CALLSTATE_REF (state), TAG_END ());
         if (state != nua_callstate_terminated) break;
-        if (call == NULL) { nua_handle_destroy (handle); break; }
+        if (call == NULL) {
+            if (handle != agent->registration) nua_handle_destroy (handle);
+            break;
+        }
         guint id = call->id;
         forget (agent, call);
         emit (agent, id, C1NK_SIP_EVENT_ENDED, status, phrase, NULL, 0);
         break;
     }
+    case nua_r_register:
+        if (handle != agent->registration || status < 200) break;
+        if (authenticate (agent, handle, status, sip, &agent->registration_challenged)) break;
+        agent->registered = status < 300;
+        if (status < 300) {
+            agent->registration_challenged = FALSE;   /* a refresh may be challenged afresh */
+            emit (agent, 0, C1NK_SIP_EVENT_REGISTERED, status, phrase, NULL, 0);
+        } else {
+            emit (agent, 0, C1NK_SIP_EVENT_REGISTRATION_FAILED, status, phrase, NULL, 0);
+        }
+        break;
+    case nua_r_unregister:
+        /* The un-REGISTER of the shutdown, challenged in its turn. */
+        if (handle == agent->registration && status >= 200)
+            authenticate (agent, handle, status, sip, &agent->registration_challenged);
+        break;
     case nua_r_shutdown:
         if (status >= 200 && !agent->stopped) {
             agent->stopped = TRUE;
@@ -215,6 +262,39 @@ c1nk_sip_agent_invite (C1nkSIPAgent *agent, const gchar *to, const gchar *sdp)
 }
 
 void
+c1nk_sip_agent_set_credentials (C1nkSIPAgent *agent, const gchar *user, const gchar *password)
+{
+    if (agent->auth_password) memset (agent->auth_password, 0, strlen (agent->auth_password));
+    g_free (agent->auth_user);
+    g_free (agent->auth_password);
+    agent->auth_user = g_strdup (user);
+    agent->auth_password = g_strdup (password ? password : "");
+}
+
+gboolean
+c1nk_sip_agent_register (C1nkSIPAgent *agent, const gchar *registrar, const gchar *aor, guint expires)
+{
+    if (agent->nua == NULL || agent->stopping) return FALSE;
+    url_t *url = url_make (NULL, registrar);
+    gboolean usable = url != NULL && (url->url_type == url_sip || url->url_type == url_sips) && url->url_host != NULL;
+    free (url);
+    if (!usable) return FALSE;
+    if (agent->registration != NULL) {
+        /* Again (after a failure): a fresh handle, so no old dialog or credentials linger. */
+        nua_handle_destroy (agent->registration);
+    }
+    agent->registration_challenged = FALSE;
+    agent->registered = FALSE;
+    agent->registration = nua_handle (agent->nua, NULL, SIPTAG_TO_STR (aor), SIPTAG_FROM_STR (aor), TAG_END ());
+    if (agent->registration == NULL) return FALSE;
+    gchar *seconds = g_strdup_printf ("%u", expires);
+    nua_register (agent->registration, NUTAG_REGISTRAR (URL_STRING_MAKE (registrar)),
+                  SIPTAG_EXPIRES_STR (seconds), TAG_END ());
+    g_free (seconds);
+    return TRUE;
+}
+
+void
 c1nk_sip_agent_hang_up (C1nkSIPAgent *agent, guint id)
 {
     C1nkSIPCall *call = g_hash_table_lookup (agent->calls, GUINT_TO_POINTER (id));
@@ -229,7 +309,13 @@ c1nk_sip_agent_stop (C1nkSIPAgent *agent)
 {
     if (agent->nua == NULL || agent->stopping) return;
     agent->stopping = TRUE;
-    /* nua_shutdown ends each call itself (BYE or CANCEL) before it answers. */
+    /* A registration that failed has nothing to take back, and sofia's shutdown would
+     * wait on its un-REGISTER being refused. */
+    if (agent->registration != NULL && !agent->registered) {
+        nua_handle_destroy (agent->registration);
+        agent->registration = NULL;
+    }
+    /* nua_shutdown ends each call itself (BYE or CANCEL) and un-REGISTERs before it answers. */
     nua_shutdown (agent->nua);
 }
 
@@ -256,6 +342,9 @@ c1nk_sip_agent_free (C1nkSIPAgent *agent)
         su_root_destroy (agent->root);
     }
     g_hash_table_unref (agent->calls);
+    if (agent->auth_password) memset (agent->auth_password, 0, strlen (agent->auth_password));
+    g_free (agent->auth_user);
+    g_free (agent->auth_password);
     if (agent->context) g_main_context_unref (agent->context);
     g_free (agent);
 }

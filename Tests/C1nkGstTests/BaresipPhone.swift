@@ -23,8 +23,13 @@ final class BaresipPhone {
         let description = "baresip is not installed: install baresip-core (scripts/install-deps)"
     }
 
+    struct NotRegistered: Error, CustomStringConvertible {
+        let description: String
+    }
+
     /// `answerMode`: "auto" answers at once; "manual" rings until the call is cancelled.
-    init(toneHz: Int = 880, answerMode: String = "auto") throws {
+    /// `registrar`: registers there as `phone` (digest), instead of being called directly.
+    init(toneHz: Int = 880, answerMode: String = "auto", registrar: KamailioRegistrar? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary),
               FileManager.default.fileExists(atPath: Self.modules + "/sndfile.so") else { throw Missing() }
         directory = temporaryDirectory()
@@ -55,7 +60,9 @@ final class BaresipPhone {
         rtp_timeout 0
         """
         try config.write(toFile: directory + "/config", atomically: true, encoding: .utf8)
-        try "<sip:phone@127.0.0.1>;regint=0;answermode=\(answerMode);audio_codecs=PCMU,PCMA\n"
+        let account = registrar.map { "<sip:phone@127.0.0.1:\($0.port)>;auth_pass=\(KamailioRegistrar.password);regint=60" }
+            ?? "<sip:phone@127.0.0.1>;regint=0"
+        try "\(account);answermode=\(answerMode);audio_codecs=PCMU,PCMA\n"
             .write(toFile: directory + "/accounts", atomically: true, encoding: .utf8)
         try "".write(toFile: directory + "/contacts", atomically: true, encoding: .utf8)
 
@@ -71,6 +78,11 @@ final class BaresipPhone {
         guard MainContext.run(timeout: 20, until: { self.log.contains("baresip is ready") || !process.isRunning }),
               process.isRunning else {
             throw XCTSkip("baresip did not start on port \(port): \(log.suffix(2000))")
+        }
+        if registrar != nil {
+            guard MainContext.run(timeout: 20, until: { self.log.contains("200 OK") || !process.isRunning }) else {
+                throw NotRegistered(description: "baresip did not register at kamailio: \(log.suffix(2000))")
+            }
         }
     }
 

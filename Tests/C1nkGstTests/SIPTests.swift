@@ -7,10 +7,10 @@ import XCTest
 /// the call placed and answered, audio measured both ways, hung up from
 /// either side; an INVITE from outside refused.
 final class SIPTests: XCTestCase {
-    private var phone: BaresipPhone?
-    private var agent: SIPAgent?
-    private var media: PhoneLegMedia?
-    private var events: [(SIPAgent.CallID, SIPAgent.CallEvent)] = []
+    var phone: BaresipPhone?
+    var agent: SIPAgent?
+    var media: PhoneLegMedia?
+    var events: [(SIPAgent.CallID, SIPAgent.CallEvent)] = []
 
     override func setUp() {
         GStreamer.initialize()
@@ -22,14 +22,15 @@ final class SIPTests: XCTestCase {
         if let agent {
             var stopped = false
             agent.stop { stopped = true }
-            _ = MainContext.run(timeout: 10) { stopped }
+            // BYE, CANCEL and un-REGISTER answered, or the shutdown is stuck.
+            waitUntil("the SIP agent's shutdown") { stopped }
         }
         agent = nil
         phone?.stop()
         phone = nil
     }
 
-    private func startAgent() throws -> SIPAgent {
+    func startAgent() throws -> SIPAgent {
         guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
         let agent = try SIPAgent(host: "127.0.0.1", port: port, from: "sip:door@127.0.0.1")
         agent.onCallEvent = { [unowned self] id, event in events.append((id, event)) }
@@ -37,12 +38,12 @@ final class SIPTests: XCTestCase {
         return agent
     }
 
-    private func answered(_ call: SIPAgent.CallID) -> SDPAnswer? {
+    func answered(_ call: SIPAgent.CallID) -> SDPAnswer? {
         for case let (id, .answered(answer)) in events where id == call { return answer }
         return nil
     }
 
-    private func has(_ call: SIPAgent.CallID, _ event: SIPAgent.CallEvent) -> Bool {
+    func has(_ call: SIPAgent.CallID, _ event: SIPAgent.CallEvent) -> Bool {
         events.contains { $0.0 == call && $0.1 == event }
     }
 

@@ -26,6 +26,9 @@ typedef enum {
     C1NK_SIP_EVENT_INFO = 6,       /* an INFO in the call; text: its content type, body: its body */
     C1NK_SIP_EVENT_REFUSED = 7,    /* an INVITE from outside, answered 403; text: its From (call 0) */
     C1NK_SIP_EVENT_STOPPED = 8,    /* the agent has shut down; free it now (call 0) */
+    C1NK_SIP_EVENT_REGISTERED = 9, /* the registrar took us (call 0); the stack refreshes it before it expires */
+    C1NK_SIP_EVENT_REGISTRATION_FAILED = 10, /* a final failure to REGISTER, or of a refresh (call 0);
+                                              * 401/407 after our credentials were sent: they are wrong */
 } C1nkSIPEvent;
 
 /* `text` and `body` are valid during the call only (NULL when absent). */
@@ -41,6 +44,14 @@ C1nkSIPAgent *c1nk_sip_agent_new (const gchar *bind_url, const gchar *from, GMai
 /* Sends an INVITE to `to` with `sdp` as its offer. The call's id (never 0), or 0 when
  * `to` is not a SIP URI sofia can use. */
 guint c1nk_sip_agent_invite (C1nkSIPAgent *agent, const gchar *to, const gchar *sdp);
+
+/* The user and password answering any digest challenge (401/407) to a REGISTER or an
+ * INVITE, once per request: a second challenge means the credentials are wrong. */
+void c1nk_sip_agent_set_credentials (C1nkSIPAgent *agent, const gchar *user, const gchar *password);
+
+/* Registers `aor` ("sip:door@fritz.box") at `registrar` ("sip:fritz.box") for `expires`
+ * seconds, refreshed by the stack. FALSE when the registrar is not a SIP URI. */
+gboolean c1nk_sip_agent_register (C1nkSIPAgent *agent, const gchar *registrar, const gchar *aor, guint expires);
 
 /* Ends the call: CANCEL before it is answered, BYE after. ENDED follows. */
 void c1nk_sip_agent_hang_up (C1nkSIPAgent *agent, guint call);
