@@ -103,7 +103,7 @@ final class SIPTests: XCTestCase {
         agent.onRefused = { _ in refused += 1 }
         let heardBefore = media.buffersHeard
         let port = agent.listenURL.split(separator: ":").last!.split(separator: ";").first!
-        let sipp = try SIPpFlood(target: "127.0.0.1:\(port)", calls: 20, rate: 20)
+        let sipp = try SIPp(SIPpScenario.badInput, calls: 20, rate: 20, target: "127.0.0.1:\(port)")
         defer { sipp.stop() }
         let status = sipp.wait(timeout: 40)
         XCTAssertEqual(status, 0, "SIPp: \(sipp.output.suffix(1500)) \(sipp.errors.suffix(1500))")
@@ -141,6 +141,24 @@ final class SIPTests: XCTestCase {
         ring.hangUpAll()
         waitUntil("the answering phone's BYE", timeout: 15) { has(winner, .ended) }
         XCTAssertEqual(outcomes.count, 1)
+    }
+
+    func testAnAnswerWithoutOurCodecsIsHungUpWithAReason() throws {
+        let agent = try startAgent()
+        guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
+        let sipp = try SIPp(SIPpScenario.answersWithoutOurCodecs, calls: 1, port: port)
+        defer { sipp.stop() }
+        // An INVITE before SIPp listens would meet a closed port (ICMP, and sofia's 503).
+        XCTAssertTrue(sipp.waitUntilListening(on: port), "SIPp: \(sipp.output.suffix(1500))")
+        let call = try XCTUnwrap(agent.call(try SIPURI("sip:phone@127.0.0.1:\(port)"),
+                                            offer: SDPOffer(address: "127.0.0.1", port: 40000, sessionID: 7)))
+        waitUntil("the call's end", timeout: 20) { has(call, .ended) }
+        let reasons = events.compactMap { if case .failed(488, let reason) = $0.1 { reason } else { nil } }
+        XCTAssertEqual(reasons.count, 1, "\(events)")
+        XCTAssertTrue(reasons.first?.contains("none of its codecs") ?? false, "\(reasons)")
+        XCTAssertNil(answered(call))
+        // SIPp saw our ACK and then our BYE, and answered it.
+        XCTAssertEqual(sipp.wait(timeout: 20), 0, "SIPp: \(sipp.output.suffix(1500)) \(sipp.errors.suffix(1500))")
     }
 
     func testAnInviteFromOutsideIsRefusedWith403() throws {
