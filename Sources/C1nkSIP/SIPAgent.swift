@@ -49,6 +49,8 @@ public final class SIPAgent {
     private var reference: Unmanaged<Reference>?
     private var offers: [CallID: SDPOffer] = [:]
     private var onStopped: (() -> Void)?
+    private var lastRefusalLog = -Double.infinity
+    private var refusedSinceLog = 0
     public let listenURL: String
 
     /// Listens on `host`:`port` (`transport`: udp, tcp or tls) and says `from` in its requests.
@@ -158,7 +160,15 @@ public final class SIPAgent {
             Log.sip.info("call \(call): ended")
             onCallEvent?(call, .ended)
         case C1NK_SIP_EVENT_REFUSED:
-            Log.sip.warning("refused an INVITE from \(text.prefix(SIPURI.longest)) with 403: the bridge places calls and takes none")
+            // One line per 10 s at most: a flood of INVITEs must not flood the log too.
+            refusedSinceLog += 1
+            let now = MainContext.monotonicSeconds()
+            if now - lastRefusalLog >= 10 {
+                let more = refusedSinceLog > 1 ? " (and \(refusedSinceLog - 1) more since the last such line)" : ""
+                Log.sip.warning("refused an INVITE from \(text.prefix(SIPURI.longest)) with 403\(more): the bridge places calls and takes none")
+                lastRefusalLog = now
+                refusedSinceLog = 0
+            }
             onRefused?(String(text.prefix(SIPURI.longest)))
         case C1NK_SIP_EVENT_REGISTERED:
             Log.sip.info("registered (\(status) \(text))")

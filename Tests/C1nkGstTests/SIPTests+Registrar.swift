@@ -7,11 +7,12 @@ import XCTest
 /// with digest auth, wrong credentials said as such and retried later, and
 /// a phone rung through the registrar with the INVITE challenged too.
 extension SIPTests {
-    private func register(at kamailio: KamailioRegistrar, password: String) throws -> SIPRegistration {
+    private func register(at kamailio: KamailioRegistrar, password: String,
+                          clock: any TimerClock = GLibClock.shared) throws -> SIPRegistration {
         let agent = try startAgent()
         let registration = SIPRegistration(agent: agent, registrar: try SIPURI(kamailio.uri),
                                            aor: try SIPURI("sip:door@127.0.0.1:\(kamailio.port)"),
-                                           user: "door", password: password, expires: 60)
+                                           user: "door", password: password, expires: 60, clock: clock)
         registration.start()
         return registration
     }
@@ -28,13 +29,19 @@ extension SIPTests {
     func testWrongPasswordIsSaidAndRetriedLater() throws {
         let kamailio = try KamailioRegistrar()
         defer { kamailio.stop() }
-        let registration = try register(at: kamailio, password: "not the password")
+        let clock = ManualClock()
+        let registration = try register(at: kamailio, password: "not the password", clock: clock)
         waitUntil("the refusal", timeout: 15) { registration.state != .registering }
         guard case .failed(let reason, let retryIn) = registration.state else {
             return XCTFail("registered with a wrong password: \(registration.state)")
         }
         XCTAssertTrue(reason.contains("check --sip-user and --sip-password-file"), reason)
         XCTAssertEqual(retryIn, 5)
+        // Tried again when the wait is over, and refused again: the next wait is twice as long.
+        clock.advance(by: 5)
+        XCTAssertEqual(registration.state, .registering)
+        waitUntil("the second refusal", timeout: 15) { registration.state != .registering }
+        XCTAssertEqual(registration.state, .failed(reason: reason, retryIn: 10))
         XCTAssertFalse(kamailio.log.contains("registered sip:door"))
     }
 
