@@ -30,9 +30,9 @@ final class SIPTests: XCTestCase {
         phone = nil
     }
 
-    func startAgent() throws -> SIPAgent {
+    func startAgent(transport: String = "udp") throws -> SIPAgent {
         guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
-        let agent = try SIPAgent(host: "127.0.0.1", port: port, from: "sip:door@127.0.0.1")
+        let agent = try SIPAgent(host: "127.0.0.1", port: port, transport: transport, from: "sip:door@127.0.0.1")
         agent.onCallEvent = { [unowned self] id, event in events.append((id, event)) }
         self.agent = agent
         return agent
@@ -48,14 +48,14 @@ final class SIPTests: XCTestCase {
     }
 
     /// Places a call to baresip and waits until audio flows both ways.
-    private func connectedCall() throws -> SIPAgent.CallID {
+    private func connectedCall(transport: String = "udp") throws -> SIPAgent.CallID {
         let phone = try BaresipPhone()
         self.phone = phone
-        let agent = try startAgent()
+        let agent = try startAgent(transport: transport)
         let media = try PhoneLegMedia(address: "127.0.0.1")
         self.media = media
         let offer = SDPOffer(address: media.address, port: media.port, sessionID: UInt32.random(in: 1...UInt32.max))
-        let call = try XCTUnwrap(agent.call(try SIPURI(phone.uri), offer: offer))
+        let call = try XCTUnwrap(agent.call(try SIPURI(phone.uri + (transport == "udp" ? "" : ";transport=\(transport)")), offer: offer))
         waitUntil("baresip's 200 OK", timeout: 15) { answered(call) != nil || events.contains { $0.0 == call && $0.1 == .ended } }
         let answer = try XCTUnwrap(answered(call), "no answer; events \(events); baresip: \(phone.log.suffix(1500))")
         XCTAssertEqual(answer.address, "127.0.0.1")
@@ -78,6 +78,12 @@ final class SIPTests: XCTestCase {
         XCTAssertFalse(has(call, .hungUpByPhone))
         waitUntil("baresip's call closed", timeout: 15) { phone.log.contains("terminated") || phone.log.contains("closed") }
         print("SIPTests: call, audio both ways and BYE in \(String(format: "%.1f", MainContext.monotonicSeconds() - started)) s")
+    }
+
+    func testACallOverTCP() throws {
+        let call = try connectedCall(transport: "tcp")
+        try XCTUnwrap(agent).hangUp(call)
+        waitUntil("the call's end after BYE", timeout: 15) { has(call, .ended) }
     }
 
     func testBaresipHangingUpEndsTheCall() throws {
