@@ -35,7 +35,7 @@ public struct RingGroup: Sendable {
     public mutating func handle(_ call: CallID, _ event: SIPAgent.CallEvent) -> [Action] {
         guard live.contains(call) || failed.contains(call) else { return [] }
         switch event {
-        case .progress, .info:
+        case .progress, .info, .updated:
             return []
         case .answered(let answer):
             guard winner == nil, !ended else { return [.hangUp(call)] }

@@ -17,6 +17,9 @@ public final class SIPAgent {
         /// The call did not come about: a final 3xx–6xx, a local failure, or an
         /// answer with no usable codec (then the agent has already sent BYE).
         case failed(status: Int, reason: String)
+        /// The phone re-INVITEd the answered call (a refresh, a hold); answered 200 with our
+        /// first offer, the media unchanged.
+        case updated
         /// The phone hung up (its BYE answered 200).
         case hungUpByPhone
         /// A key pressed on the phone, sent as SIP INFO (`application/dtmf-relay` or `application/dtmf`).
@@ -145,6 +148,9 @@ public final class SIPAgent {
         case C1NK_SIP_EVENT_FAILED:
             Log.sip.info("call \(call): \(status) \(text)")
             onCallEvent?(call, .failed(status: status, reason: "\(status) \(text)"))
+        case C1NK_SIP_EVENT_REINVITE:
+            Log.sip.info("call \(call): re-INVITE answered, media unchanged")
+            onCallEvent?(call, .updated)
         case C1NK_SIP_EVENT_BYE:
             Log.sip.info("call \(call): the phone hung up")
             onCallEvent?(call, .hungUpByPhone)

@@ -24,6 +24,7 @@ typedef struct C1nkSIPCall {
     gboolean answered;
     gboolean ending;   /* hang-up asked: a late 200 is answered with BYE */
     gboolean challenged;   /* credentials sent once for this INVITE */
+    gchar *offer;          /* our SDP, answered again to a re-INVITE */
 } C1nkSIPCall;
 
 struct C1nkSIPAgent {
@@ -42,6 +43,14 @@ struct C1nkSIPAgent {
     gboolean registration_challenged;
     gboolean registered;
 };
+
+static void
+call_free (gpointer data)
+{
+    C1nkSIPCall *call = data;
+    g_free (call->offer);
+    g_free (call);
+}
 
 static void
 emit (C1nkSIPAgent *agent, guint call, C1nkSIPEvent event, gint status, const gchar *text,
@@ -107,7 +116,12 @@ on_event (nua_event_t event, int status, char const *phrase, nua_t *nua, C1nkSIP
     (void) nua;
     switch (event) {
     case nua_i_invite:
-        if (call == NULL) {
+        if (call != NULL) {
+            /* A re-INVITE in an answered call: the media stays as first agreed. */
+            nua_respond (handle, SIP_200_OK, NUTAG_WITH_THIS (agent->nua),
+                         SIPTAG_CONTENT_TYPE_STR ("application/sdp"), SIPTAG_PAYLOAD_STR (call->offer), TAG_END ());
+            emit (agent, call->id, C1NK_SIP_EVENT_REINVITE, 200, NULL, NULL, 0);
+        } else {
             /* The bridge places calls and takes none. */
             gchar *from = (sip && sip->sip_from) ? url_as_string (NULL, sip->sip_from->a_url) : NULL;
             nua_respond (handle, SIP_403_FORBIDDEN, NUTAG_WITH_THIS (agent->nua), TAG_END ());
@@ -211,7 +225,7 @@ c1nk_sip_agent_new (const gchar *bind_url, const gchar *from, GMainContext *cont
     agent->context = g_main_context_ref (context);
     agent->callback = callback;
     agent->user = user;
-    agent->calls = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, g_free);
+    agent->calls = g_hash_table_new_full (g_direct_hash, g_direct_equal, NULL, call_free);
     agent->next_id = 1;
     agent->root = su_glib_root_create (agent);
     if (agent->root == NULL) {
@@ -250,9 +264,10 @@ c1nk_sip_agent_invite (C1nkSIPAgent *agent, const gchar *to, const gchar *sdp)
 
     C1nkSIPCall *call = g_new0 (C1nkSIPCall, 1);
     call->id = agent->next_id++;
+    call->offer = g_strdup (sdp);
     if (agent->next_id == 0) agent->next_id = 1;
     call->handle = nua_handle (agent->nua, call, SIPTAG_TO_STR (to), TAG_END ());
-    if (call->handle == NULL) { g_free (call); return 0; }
+    if (call->handle == NULL) { g_free (call->offer); g_free (call); return 0; }
     g_hash_table_insert (agent->calls, GUINT_TO_POINTER (call->id), call);
     nua_invite (call->handle,
                 SIPTAG_CONTENT_TYPE_STR ("application/sdp"),

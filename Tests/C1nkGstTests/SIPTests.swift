@@ -167,6 +167,23 @@ final class SIPTests: XCTestCase {
         XCTAssertEqual(sipp.wait(timeout: 20), 0, "SIPp: \(sipp.output.suffix(1500)) \(sipp.errors.suffix(1500))")
     }
 
+    func testAReinviteFromThePhoneIsAnsweredAndTheCallGoesOn() throws {
+        let agent = try startAgent()
+        guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
+        let sipp = try SIPp(SIPpScenario.answersThenReinvites, calls: 1, port: port)
+        defer { sipp.stop() }
+        XCTAssertTrue(sipp.waitUntilListening(on: port), "SIPp: \(sipp.output.suffix(1500))")
+        let call = try XCTUnwrap(agent.call(try SIPURI("sip:phone@127.0.0.1:\(port)"),
+                                            offer: SDPOffer(address: "127.0.0.1", port: 40000, sessionID: 8)))
+        waitUntil("the re-INVITE", timeout: 20) { has(call, .updated) || has(call, .ended) }
+        XCTAssertTrue(has(call, .updated), "\(events)")
+        XCTAssertNotNil(answered(call))
+        XCTAssertFalse(has(call, .ended))
+        agent.hangUp(call)
+        waitUntil("the call's end after BYE", timeout: 15) { has(call, .ended) }
+        XCTAssertEqual(sipp.wait(timeout: 20), 0, "SIPp: \(sipp.output.suffix(1500)) \(sipp.errors.suffix(1500))")
+    }
+
     func testAnInviteFromOutsideIsRefusedWith403() throws {
         // sofia's stack runs on the main context: two agents and a call between them start no thread.
         let threadsBefore = Self.threadCount()

@@ -110,4 +110,86 @@ enum SIPpScenario {
     ]]></send>
     </scenario>
     """
+
+    /// A phone that answers with PCMU, then re-INVITEs the call (as a session refresh or a
+    /// hold does), expects 200 with SDP and ACKs it, then takes the BYE that follows.
+    /// `[$1]`: the bridge's From (its tag too), the To of the phone's requests.
+    static let answersThenReinvites = """
+    <?xml version="1.0" encoding="ISO-8859-1" ?>
+    <scenario name="a phone re-INVITing">
+      <recv request="INVITE" rrs="true">
+        <action>
+          <ereg regexp=".*" search_in="hdr" header="From:" check_it="true" assign_to="1"/>
+        </action>
+      </recv>
+      <send><![CDATA[
+
+    SIP/2.0 200 OK
+    [last_Via:]
+    [last_From:]
+    [last_To:];tag=[pid]p[call_number]
+    [last_Call-ID:]
+    [last_CSeq:]
+    Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
+    Content-Type: application/sdp
+    Content-Length: [len]
+
+    v=0
+    o=- 1 1 IN IP4 [local_ip]
+    s=-
+    c=IN IP4 [local_ip]
+    t=0 0
+    m=audio [media_port] RTP/AVP 0
+    ]]></send>
+      <recv request="ACK"/>
+      <send retrans="500"><![CDATA[
+
+    INVITE [next_url] SIP/2.0
+    Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]
+    From: <sip:phone@[local_ip]:[local_port]>;tag=[pid]p[call_number]
+    To: [$1]
+    Call-ID: [call_id]
+    CSeq: 2 INVITE
+    Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
+    Max-Forwards: 70
+    Content-Type: application/sdp
+    Content-Length: [len]
+
+    v=0
+    o=- 1 2 IN IP4 [local_ip]
+    s=-
+    c=IN IP4 [local_ip]
+    t=0 0
+    m=audio [media_port] RTP/AVP 0
+    a=sendonly
+    ]]></send>
+      <recv response="100" optional="true"/>
+      <recv response="200" rtd="true"/>
+      <send><![CDATA[
+
+    ACK [next_url] SIP/2.0
+    Via: SIP/2.0/[transport] [local_ip]:[local_port];branch=[branch]
+    From: <sip:phone@[local_ip]:[local_port]>;tag=[pid]p[call_number]
+    To: [$1]
+    Call-ID: [call_id]
+    CSeq: 2 ACK
+    Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
+    Max-Forwards: 70
+    Content-Length: 0
+
+    ]]></send>
+      <recv request="BYE"/>
+      <send><![CDATA[
+
+    SIP/2.0 200 OK
+    [last_Via:]
+    [last_From:]
+    [last_To:]
+    [last_Call-ID:]
+    [last_CSeq:]
+    Content-Length: 0
+
+    ]]></send>
+    </scenario>
+    """
 }

@@ -29,6 +29,8 @@ typedef enum {
     C1NK_SIP_EVENT_REGISTERED = 9, /* the registrar took us (call 0); the stack refreshes it before it expires */
     C1NK_SIP_EVENT_REGISTRATION_FAILED = 10, /* a final failure to REGISTER, or of a refresh (call 0);
                                               * 401/407 after our credentials were sent: they are wrong */
+    C1NK_SIP_EVENT_REINVITE = 11,  /* the phone re-INVITEd an answered call (a refresh, a hold); answered 200
+                                    * with our first offer: the media is not changed */
 } C1nkSIPEvent;
 
 /* `text` and `body` are valid during the call only (NULL when absent). */
