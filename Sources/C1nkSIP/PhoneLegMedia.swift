@@ -130,11 +130,33 @@ public final class PhoneLegMedia {
             self?.onError?("the phone leg's media failed: \(text)")
         }
         self.pipeline = pipeline
+        // Symmetric RTP: we send from the ports we receive on, as a phone or PBX that answers
+        // to the source port (Asterisk's comedia, NAT) needs. udpsrc binds on the way to READY.
+        guard pipeline.setState(GST_STATE_READY) else {
+            stop()
+            throw Failure(description: "the phone leg's pipeline did not start: is UDP port \(port) or \(port + 1) on \(address) taken?")
+        }
+        for (source, sink) in [(rtpSource, rtpSink), (rtcpSource, rtcpSink)] {
+            guard let socket = GObjectReference(property: "used-socket", of: source.object) else { continue }
+            sink[bool: "close-socket"] = false
+            c1nk_object_set_pointer(sink.object, "socket", socket.object)
+        }
         guard pipeline.setState(GST_STATE_PLAYING) else {
             stop()
             throw Failure(description: "the phone leg's pipeline did not start: is UDP port \(port) or \(port + 1) on \(address) taken?")
         }
         Log.sip.info("phone leg media: \(answer.codec.rawValue) from \(address):\(port) to \(answer.address):\(answer.port)")
+    }
+
+    /// Whether RTP and RTCP leave from the ports they arrive on (symmetric RTP).
+    public var sendsFromItsReceivingPorts: Bool {
+        guard let pipeline else { return false }
+        return [("rtpsrc", "rtpsink"), ("rtcpsrc", "rtcpsink")].allSatisfy { source, sink in
+            guard let source = pipeline.element(named: source), let sink = pipeline.element(named: sink),
+                  let used = GObjectReference(property: "used-socket", of: source.object),
+                  let sending = GObjectReference(property: "socket", of: sink.object) else { return false }
+            return used.object == sending.object
+        }
     }
 
     public func stop() {

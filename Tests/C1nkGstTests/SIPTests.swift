@@ -63,6 +63,7 @@ final class SIPTests: XCTestCase {
         // A second of baresip's tone (50 buffers of 20 ms), loud: ausine plays near full scale.
         waitUntil("baresip's tone at the phone leg", timeout: 15) { media.buffersHeard >= 50 && media.peakHeard > 3000 }
         XCTAssertGreaterThan(media.peakHeard, 3000, "peak heard from baresip")
+        XCTAssertTrue(media.sendsFromItsReceivingPorts, "symmetric RTP")
         return call
     }
 
