@@ -26,8 +26,20 @@ public final class SIPRegistration {
     private var nextRetry: Double
     private var retry: (any ScheduledTimer)?
 
+    public struct Invalid: Error, CustomStringConvertible {
+        public let description: String
+    }
+
+    /// `user`: printable ASCII without ':' (sofia's credentials are colon-separated), at most 128 bytes;
+    /// `password`: no line ends or NUL, at most 256 bytes.
     public init(agent: SIPAgent, registrar: SIPURI, aor: SIPURI, user: String, password: String, expires: Int = 300,
-                clock: any TimerClock = GLibClock.shared, initialRetry: Double = 5, maximumRetry: Double = 300) {
+                clock: any TimerClock = GLibClock.shared, initialRetry: Double = 5, maximumRetry: Double = 300) throws {
+        guard !user.isEmpty, user.utf8.count <= 128, user.utf8.allSatisfy({ $0 > 0x20 && $0 < 0x7f && $0 != 0x3a }) else {
+            throw Invalid(description: "the SIP user name must be 1 to 128 printable characters without spaces or ':'; check --sip-user")
+        }
+        guard password.utf8.count <= 256, !password.utf8.contains(where: { $0 == 0 || $0 == 0x0a || $0 == 0x0d }) else {
+            throw Invalid(description: "the SIP password must be one line of at most 256 bytes; check --sip-password-file")
+        }
         self.agent = agent
         self.registrar = registrar
         self.aor = aor

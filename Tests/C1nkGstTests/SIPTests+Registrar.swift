@@ -10,7 +10,7 @@ extension SIPTests {
     private func register(at kamailio: KamailioRegistrar, password: String,
                           clock: any TimerClock = GLibClock.shared) throws -> SIPRegistration {
         let agent = try startAgent()
-        let registration = SIPRegistration(agent: agent, registrar: try SIPURI(kamailio.uri),
+        let registration = try SIPRegistration(agent: agent, registrar: try SIPURI(kamailio.uri),
                                            aor: try SIPURI("sip:door@127.0.0.1:\(kamailio.port)"),
                                            user: "door", password: password, expires: 60, clock: clock)
         registration.start()
@@ -43,6 +43,17 @@ extension SIPTests {
         waitUntil("the second refusal", timeout: 15) { registration.state != .registering }
         XCTAssertEqual(registration.state, .failed(reason: reason, retryIn: 10))
         XCTAssertFalse(kamailio.log.contains("registered sip:door"))
+    }
+
+    func testCredentialsThatCannotBeSentAreRefusedUpFront() throws {
+        let agent = try startAgent()
+        let registrar = try SIPURI("sip:127.0.0.1:5060"), aor = try SIPURI("sip:door@127.0.0.1")
+        XCTAssertThrowsError(try SIPRegistration(agent: agent, registrar: registrar, aor: aor, user: "do:or", password: "x")) {
+            XCTAssertTrue("\($0)".contains("--sip-user"), "\($0)")
+        }
+        XCTAssertThrowsError(try SIPRegistration(agent: agent, registrar: registrar, aor: aor, user: "door", password: "a\nb")) {
+            XCTAssertTrue("\($0)".contains("--sip-password-file"), "\($0)")
+        }
     }
 
     func testAPhoneRungThroughTheRegistrarAnswersWithAudio() throws {
