@@ -181,8 +181,8 @@ let package = Package(
         .testTarget(name: "C1nkHomeTests", dependencies: ["C1nkHome", "C1nkCall"], swiftSettings: []),
         .testTarget(name: "C1nkWebTests", dependencies: ["C1nkWeb", "C1nkGLibBase", "C1nkCall"], swiftSettings: []),
         .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
-        // The SIP bridge's pure parts: SDP, addresses, keys, the ring group, the password file.
-        .testTarget(name: "C1nkSIPTests", dependencies: ["C1nkSIP"], swiftSettings: []),
+        // The SIP bridge's pure parts: SDP, addresses, keys, the ring group, the door and phone policy, the password file.
+        .testTarget(name: "C1nkSIPTests", dependencies: ["C1nkSIP", "C1nkCall"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
                                                              "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
