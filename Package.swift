@@ -12,6 +12,7 @@ import PackageDescription
 //   C1nkCall + C1nkGLibBase → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
 //   C1nkGLibBase + C1nkCall → C1nkWeb (with CCrypt: the web page's server, docs/web.md).
 //   C1nkAnswerer → C1nkRTSP (with CRestream over CGstRTSPServer: the RTSP restream).
+//   C1nkGLib + C1nkCall → C1nkSIP (with CSIPAgent over CSofiaSIP: phones rung over SIP, docs/sip.md).
 // The targets c1nk-gst-answer links import FoundationEssentials, never Foundation (whose
 // ICU data would sit in its memory): C1nkGLibBase has the few helpers that stand in.
 // C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
@@ -29,7 +30,7 @@ let package = Package(
         .library(name: "C1nkGst", targets: ["C1nkGLibBase", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker",
                                             "C1nkPipeline", "C1nkProbes", "C1nkMedia", "C1nkViewers", "C1nkDisplay", "C1nkSignaling",
                                             "C1nkAnswerer", "C1nkService", "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT",
-                                            "C1nkWeb", "C1nkRTSP"]),
+                                            "C1nkWeb", "C1nkRTSP", "C1nkSIP"]),
         .executable(name: "c1nk-gst-answer", targets: ["c1nk-gst-answer"]),
         .executable(name: "c1nk-gst-server", targets: ["c1nk-gst-server"]),
         .executable(name: "c1nk-gst-door", targets: ["c1nk-gst-door"]),
@@ -137,6 +138,17 @@ let package = Package(
         // The door live over RTSP: the server on the main context, each call's shared media, its audio gate.
         .target(name: "C1nkRTSP", dependencies: ["CGLib", "CRestream", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkAnswerer"], exclude: readme,
                 swiftSettings: []),
+        // sofia-sip and its GLib main-loop source (Debian: libsofia-sip-ua-glib-dev), for CSIPAgent alone.
+        .systemLibrary(
+            name: "CSofiaSIP",
+            pkgConfig: "sofia-sip-ua-glib",
+            providers: [.apt(["libsofia-sip-ua-glib-dev"])]
+        ),
+        // The SIP user agent in C (sofia's nua on the main context: its pointers, tags and callbacks).
+        .target(name: "CSIPAgent", dependencies: ["CGLib", "CSofiaSIP"]),
+        // Phones rung over SIP: the agent on the main context, SDP offer and answer, the phone leg's rtpbin media.
+        .target(name: "C1nkSIP", dependencies: ["CGLib", "CGStreamer", "CSIPAgent", "C1nkGLib", "C1nkCall"], exclude: readme,
+                swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", exclude: readme, swiftSettings: []),
         // The plugin: GObject boilerplate (macros) in C, the behaviour in Swift.
@@ -172,6 +184,8 @@ let package = Package(
         .testTarget(name: "C1nkHomeTests", dependencies: ["C1nkHome", "C1nkCall"], swiftSettings: []),
         .testTarget(name: "C1nkWebTests", dependencies: ["C1nkWeb", "C1nkGLibBase", "C1nkCall"], swiftSettings: []),
         .testTarget(name: "C1nkLocalTests", dependencies: ["C1nkLocal", "C1nkProtocol"], swiftSettings: []),
+        // The SIP bridge's pure parts: SDP, addresses, keys, the ring group, the door and phone policy, the password file.
+        .testTarget(name: "C1nkSIPTests", dependencies: ["C1nkSIP", "C1nkCall"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
         .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
                                                              "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
@@ -182,7 +196,8 @@ let package = Package(
         .testTarget(name: "C1nkGstTests",
                     dependencies: ["CGStreamer", "CPlayoutDelay", "CTestDecoders", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkSpeaker", "C1nkPipeline",
                                    "C1nkProbes", "C1nkMedia", "C1nkViewers", "C1nkDisplay", "C1nkSignaling", "C1nkAnswerer", "C1nkService",
-                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP"],
+                                   "C1nkLocal", "C1nkDoor", "C1nkCommandLine", "C1nkHome", "C1nkMQTT", "C1nkWeb", "C1nkRTSP",
+                                   "C1nkSIP"],
                     swiftSettings: swift5),
     ]
 )

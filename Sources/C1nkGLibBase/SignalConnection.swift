@@ -110,4 +110,16 @@ public final class SignalConnection {
         }
         return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
     }
+
+    /// `gpointer handler(GObject*, guint arg1, guint arg2, gpointer user_data)`: the
+    /// handler's result is the signal's return value (e.g. rtpbin's `request-pt-map`:
+    /// the session and the payload type in, new caps or NULL out).
+    public static func connectReturning(_ instance: gpointer, _ signal: String,
+                                        _ handler: @escaping (UInt32, UInt32) -> gpointer?) -> SignalConnection {
+        typealias Thunk = @convention(c) (gpointer?, UInt32, UInt32, gpointer?) -> gpointer?
+        let thunk: Thunk = { _, a, b, data in
+            Unmanaged<ClosureBox<(UInt32, UInt32) -> gpointer?>>.fromOpaque(data!).takeUnretainedValue().value(a, b)
+        }
+        return connect(instance, signal, unsafeBitCast(thunk, to: gpointer.self), handler)
+    }
 }

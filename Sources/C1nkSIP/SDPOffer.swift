@@ -1,0 +1,43 @@
+/// The SDP offer of a phone leg: one audio stream on `address`:`port` (RTCP
+/// on `port + 1`), G.711 µ-law and A-law in our order of preference and
+/// RFC 4733 telephone-events for the phone's keys. Built from our own
+/// values only; rtpbin sends and receives what it describes.
+public struct SDPOffer: Equatable, Sendable {
+    public static let telephoneEventPayloadType = 101
+
+    public let address: String
+    public let port: Int
+    public let codecs: [SIPCodec]
+    /// The o= line's session id; one per call.
+    public let sessionID: UInt32
+
+    public init(address: String, port: Int, codecs: [SIPCodec] = SIPCodec.allCases, sessionID: UInt32) {
+        self.address = address
+        self.port = port
+        self.codecs = codecs
+        self.sessionID = sessionID
+    }
+
+    /// `IP6` for an IPv6 address, `IP4` otherwise.
+    var addressType: String { address.contains(":") ? "IP6" : "IP4" }
+
+    public var text: String {
+        let types = codecs.map { String($0.payloadType) } + [String(Self.telephoneEventPayloadType)]
+        var lines = [
+            "v=0",
+            "o=- \(sessionID) 1 IN \(addressType) \(address)",
+            "s=c1nk-gst",
+            "c=IN \(addressType) \(address)",
+            "t=0 0",
+            "m=audio \(port) RTP/AVP \(types.joined(separator: " "))",
+        ]
+        lines += codecs.map { "a=rtpmap:\($0.payloadType) \($0.rawValue)/\($0.clockRate)" }
+        lines += [
+            "a=rtpmap:\(Self.telephoneEventPayloadType) telephone-event/8000",
+            "a=fmtp:\(Self.telephoneEventPayloadType) 0-15",
+            "a=ptime:20",
+            "a=sendrecv",
+        ]
+        return lines.joined(separator: "\r\n") + "\r\n"
+    }
+}
