@@ -12,7 +12,7 @@ import PackageDescription
 //   C1nkCall + C1nkGLibBase → C1nkHome (pure) → C1nkMQTT (with CMosquitto, C1nkGLibBase: the MQTT bridge).
 //   C1nkGLibBase + C1nkCall → C1nkWeb (with CCrypt: the web page's server, docs/web.md).
 //   C1nkAnswerer → C1nkRTSP (with CRestream over CGstRTSPServer: the RTSP restream).
-//   C1nkGLib + C1nkCall → C1nkSIP (with CSIPAgent over CSofiaSIP: phones rung over SIP, docs/sip.md).
+//   C1nkGLib + C1nkCall → C1nkSIP (with CSIPAgentInterface, which loads libc1nksipagent.so: CSIPAgent over CSofiaSIP; phones rung over SIP, docs/sip.md).
 // The targets c1nk-gst-answer links import FoundationEssentials, never Foundation (whose
 // ICU data would sit in its memory): C1nkGLibBase has the few helpers that stand in.
 // C1nkSignaling, C1nkLocal and C1nkService stand on C1nkGLibBase, the GStreamer-free half of
@@ -37,6 +37,8 @@ let package = Package(
         .executable(name: "c1nk-gst-bench", targets: ["c1nk-gst-bench"]),
         // The GStreamer plugin: libgstc1nk.so (c1nkdoorbin, c1nkstamp, c1nklatency).
         .library(name: "gstc1nk", type: .dynamic, targets: ["GstC1nk"]),
+        // The SIP agent over sofia-sip: libc1nksipagent.so, loaded at run time by C1nkSIP (CSIPAgentInterface).
+        .library(name: "c1nksipagent", type: .dynamic, targets: ["CSIPAgent"]),
     ],
     targets: [
         // The GLib half of the C shim: GLib, GObject, GIO, libsoup (no GStreamer).
@@ -138,16 +140,19 @@ let package = Package(
         // The door live over RTSP: the server on the main context, each call's shared media, its audio gate.
         .target(name: "C1nkRTSP", dependencies: ["CGLib", "CRestream", "C1nkGLib", "C1nkCall", "C1nkMedia", "C1nkAnswerer"], exclude: readme,
                 swiftSettings: []),
+        // The SIP agent's functions as C1nkSIP sees them, and the loader of the agent library (dlopen, RTLD_LOCAL).
+        .target(name: "CSIPAgentInterface", dependencies: ["CGLib"]),
         // sofia-sip and its GLib main-loop source (Debian: libsofia-sip-ua-glib-dev), for CSIPAgent alone.
         .systemLibrary(
             name: "CSofiaSIP",
             pkgConfig: "sofia-sip-ua-glib",
             providers: [.apt(["libsofia-sip-ua-glib-dev"])]
         ),
-        // The SIP user agent in C (sofia's nua on the main context: its pointers, tags and callbacks).
-        .target(name: "CSIPAgent", dependencies: ["CGLib", "CSofiaSIP"]),
+        // The SIP agent in C (sofia's nua on the main context: its pointers, tags and callbacks), built only as
+        // libc1nksipagent.so: sofia-sip exports libnice's STUN names and must never be linked into a process with webrtcbin.
+        .target(name: "CSIPAgent", dependencies: ["CGLib", "CSofiaSIP", "CSIPAgentInterface"]),
         // Phones rung over SIP: the agent on the main context, SDP offer and answer, the phone leg's rtpbin media.
-        .target(name: "C1nkSIP", dependencies: ["CGLib", "CGStreamer", "CSIPAgent", "C1nkGLib", "C1nkCall"], exclude: readme,
+        .target(name: "C1nkSIP", dependencies: ["CGLib", "CGStreamer", "CSIPAgentInterface", "C1nkGLib", "C1nkCall"], exclude: readme,
                 swiftSettings: []),
         // Argument parsing shared by the commands. The standard library and Glibc only.
         .target(name: "C1nkCommandLine", exclude: readme, swiftSettings: []),

@@ -1,8 +1,8 @@
 import C1nkGLibBase
 import CGLib
-import CSIPAgent
+import CSIPAgentInterface
 
-/// The SIP user agent (sofia-sip through `CSIPAgent`) on the main context:
+/// The SIP user agent (sofia-sip, in the agent library `SIPAgentLibrary` loads) on the main context:
 /// it places calls and takes none. Signalling only; each call's SDP offer is
 /// built by the caller (`SDPOffer`) and the answer read here (`SDPAnswer`).
 /// The C agent's pointer and callback stay in this file. Main context only.
@@ -48,6 +48,7 @@ public final class SIPAgent {
     /// An INVITE from outside was refused with 403 (`from`: its From address, as text).
     public var onRefused: ((String) -> Void)?
 
+    private let functions: SIPAgentLibrary.Functions
     private var agent: OpaquePointer?
     private var reference: Unmanaged<Reference>?
     private var offers: [CallID: SDPOffer] = [:]
@@ -66,10 +67,11 @@ public final class SIPAgent {
         }
         let hostPart = host.contains(":") ? "[\(host)]" : host
         listenURL = transport == "tls" ? "sips:\(hostPart):\(port)" : "sip:\(hostPart):\(port);transport=\(transport)"
+        functions = try SIPAgentLibrary.functions()
         let reference = Unmanaged.passRetained(Reference(self))
         var error: UnsafeMutablePointer<GError>?
         let context = MainContext.context ?? g_main_context_default()
-        guard let agent = c1nk_sip_agent_new(listenURL, from, context, { user, call, event, status, text, body, length in
+        guard let agent = functions.newAgent(listenURL, from, context, { user, call, event, status, text, body, length in
             guard let user else { return }
             let agent = Unmanaged<Reference>.fromOpaque(user).takeUnretainedValue().agent
             agent?.handle(call: call, event: event, status: Int(status),
@@ -87,14 +89,14 @@ public final class SIPAgent {
     }
 
     deinit {
-        if let agent { c1nk_sip_agent_free(agent) }
+        if let agent { functions.free(agent) }
         reference?.release()
     }
 
     /// Sends an INVITE to `uri` with `offer`. Nil when the stack refuses the address.
     public func call(_ uri: SIPURI, offer: SDPOffer) -> CallID? {
         guard let agent else { return nil }
-        let id = c1nk_sip_agent_invite(agent, uri.text, offer.text)
+        let id = functions.invite(agent, uri.text, offer.text)
         guard id != 0 else {
             Log.sip.warning("cannot call \(uri): the SIP stack does not take the address")
             return nil
@@ -107,27 +109,27 @@ public final class SIPAgent {
     /// The user and password for digest challenges (401/407) to REGISTER and INVITE.
     public func setCredentials(user: String, password: String) {
         guard let agent else { return }
-        c1nk_sip_agent_set_credentials(agent, user, password)
+        functions.setCredentials(agent, user, password)
     }
 
     /// Registers `aor` at `registrar` for `expires` seconds; `onRegistration` says how it went.
     public func register(at registrar: SIPURI, as aor: SIPURI, expires: Int) -> Bool {
         guard let agent else { return false }
         Log.sip.info("REGISTER \(aor) at \(registrar)")
-        return c1nk_sip_agent_register(agent, registrar.text, aor.text, UInt32(clamping: max(expires, 1))) != 0
+        return functions.registerAt(agent, registrar.text, aor.text, UInt32(clamping: max(expires, 1))) != 0
     }
 
     /// CANCEL before the phone answers, BYE after; `.ended` follows.
     public func hangUp(_ call: CallID) {
         guard let agent else { return }
-        c1nk_sip_agent_hang_up(agent, call)
+        functions.hangUp(agent, call)
     }
 
     /// Ends every call (BYE or CANCEL), shuts the stack down and then calls `done`.
     public func stop(_ done: @escaping () -> Void) {
         guard let agent else { done(); return }
         onStopped = done
-        c1nk_sip_agent_stop(agent)
+        functions.stop(agent)
     }
 
     private func handle(call: CallID, event: C1nkSIPEvent, status: Int, text: String, body: String?) {
@@ -186,7 +188,7 @@ public final class SIPAgent {
             Log.sip.warning("registration failed: \(reason)")
             onRegistration?(.failed(status: status, reason: reason))
         case C1NK_SIP_EVENT_STOPPED:
-            if let agent { c1nk_sip_agent_free(agent) }
+            if let agent { functions.free(agent) }
             agent = nil
             reference?.release()
             reference = nil

@@ -1,5 +1,5 @@
-/* The SIP agent over sofia-sip's nua, on one GMainContext (c1nk_sip_agent.h). */
-#include "c1nk_sip_agent.h"
+/* The SIP agent over sofia-sip's nua, on one GMainContext (c1nk_sip_agent.h), as the agent library. */
+#include "c1nk_sip_agent_library.h"
 
 #include <gio/gio.h>
 #include <string.h>
@@ -203,6 +203,8 @@ on_event (nua_event_t event, int status, char const *phrase, nua_t *nua, C1nkSIP
 
 /* sofia's own log (every module falls back to the default one) as GLib debug
  * messages of the domain "sofia-sip": silent unless G_MESSAGES_DEBUG asks. */
+static void c1nk_sip_agent_free (C1nkSIPAgent *agent);
+
 static void
 sofia_log (void *stream, char const *format, va_list arguments)
 {
@@ -210,7 +212,7 @@ sofia_log (void *stream, char const *format, va_list arguments)
     g_logv ("sofia-sip", G_LOG_LEVEL_DEBUG, format, arguments);
 }
 
-C1nkSIPAgent *
+static C1nkSIPAgent *
 c1nk_sip_agent_new (const gchar *bind_url, const gchar *from, GMainContext *context,
                     C1nkSIPEventFunc callback, gpointer user, GError **error)
 {
@@ -253,7 +255,7 @@ c1nk_sip_agent_new (const gchar *bind_url, const gchar *from, GMainContext *cont
     return agent;
 }
 
-guint
+static guint
 c1nk_sip_agent_invite (C1nkSIPAgent *agent, const gchar *to, const gchar *sdp)
 {
     if (agent->nua == NULL || agent->stopping) return 0;
@@ -276,7 +278,7 @@ c1nk_sip_agent_invite (C1nkSIPAgent *agent, const gchar *to, const gchar *sdp)
     return call->id;
 }
 
-void
+static void
 c1nk_sip_agent_set_credentials (C1nkSIPAgent *agent, const gchar *user, const gchar *password)
 {
     if (agent->auth_password) memset (agent->auth_password, 0, strlen (agent->auth_password));
@@ -286,7 +288,7 @@ c1nk_sip_agent_set_credentials (C1nkSIPAgent *agent, const gchar *user, const gc
     agent->auth_password = g_strdup (password ? password : "");
 }
 
-gboolean
+static gboolean
 c1nk_sip_agent_register (C1nkSIPAgent *agent, const gchar *registrar, const gchar *aor, guint expires)
 {
     if (agent->nua == NULL || agent->stopping) return FALSE;
@@ -309,7 +311,7 @@ c1nk_sip_agent_register (C1nkSIPAgent *agent, const gchar *registrar, const gcha
     return TRUE;
 }
 
-void
+static void
 c1nk_sip_agent_hang_up (C1nkSIPAgent *agent, guint id)
 {
     C1nkSIPCall *call = g_hash_table_lookup (agent->calls, GUINT_TO_POINTER (id));
@@ -319,7 +321,7 @@ c1nk_sip_agent_hang_up (C1nkSIPAgent *agent, guint id)
     else nua_cancel (call->handle, TAG_END ());
 }
 
-void
+static void
 c1nk_sip_agent_stop (C1nkSIPAgent *agent)
 {
     if (agent->nua == NULL || agent->stopping) return;
@@ -334,7 +336,7 @@ c1nk_sip_agent_stop (C1nkSIPAgent *agent)
     nua_shutdown (agent->nua);
 }
 
-void
+static void
 c1nk_sip_agent_free (C1nkSIPAgent *agent)
 {
     if (agent == NULL) return;
@@ -362,4 +364,21 @@ c1nk_sip_agent_free (C1nkSIPAgent *agent)
     g_free (agent->auth_password);
     if (agent->context) g_main_context_unref (agent->context);
     g_free (agent);
+}
+
+static const C1nkSIPAgentInterface functions = {
+    .abi = C1NK_SIP_AGENT_ABI,
+    .new_agent = c1nk_sip_agent_new,
+    .invite = c1nk_sip_agent_invite,
+    .set_credentials = c1nk_sip_agent_set_credentials,
+    .register_at = c1nk_sip_agent_register,
+    .hang_up = c1nk_sip_agent_hang_up,
+    .stop = c1nk_sip_agent_stop,
+    .free_agent = c1nk_sip_agent_free,
+};
+
+const C1nkSIPAgentInterface *
+c1nk_sip_agent_interface (void)
+{
+    return &functions;
 }
