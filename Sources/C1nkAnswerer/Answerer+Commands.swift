@@ -10,6 +10,13 @@ extension Answerer {
         let word = line.trimmingWhitespace().lowercased()
         guard !word.isEmpty else { return nil }
         guard let event = UserCommand.event(for: word) else { return UserCommand.unknown(word) }
+        return user(event)
+    }
+
+    /// A user's action that comes as an event, not a word (a phone answering, its keys):
+    /// the same checks as `command`'s. Returns the refusals' text, if any.
+    @discardableResult
+    public func user(_ event: CallMachine.Event) -> String? {
         if machine.call == nil { return "no call in progress" }
         let refusals = handle(event)
         return refusals.isEmpty ? nil : refusals.joined(separator: "; ")

@@ -55,6 +55,9 @@ extension CallEvent {
         case let .reloaded(applied, needsRestart):
             fields["applied"] = .array(applied.map(JSONValue.string))
             fields["needsRestart"] = .array(needsRestart.map(JSONValue.string))
+        case let .sipRegistered(registrar): set("registrar", registrar)
+        case let .sipRinging(_, phones): fields["phones"] = .array(phones.map(JSONValue.string))
+        case let .sipAnswered(_, phone): set("phone", phone)
         }
         return fields
     }
@@ -135,6 +138,9 @@ extension CallEvent {
         case .error: self = .error(callId: fields["callId"]?.stringValue, message: try string("message"))
         case .deleted: self = .deleted(path: try string("path"), reason: try string("reason"))
         case .reloaded: self = .reloaded(applied: try strings("applied"), needsRestart: try strings("needsRestart"))
+        case .sipRegistered: self = .sipRegistered(registrar: try string("registrar"))
+        case .sipRinging: self = .sipRinging(callId: try string("callId"), phones: try strings("phones"))
+        case .sipAnswered: self = .sipAnswered(callId: try string("callId"), phone: try string("phone"))
         }
     }
 }

@@ -51,6 +51,14 @@ public enum CallEvent: Equatable, Sendable {
     /// until 3 s after the call ended (`count`, `p50`, `p95`, `p99`, `max`, in ms).
     case mainLoop(callId: String, lateMs: [String: JSONValue])
 
+    // The SIP bridge (docs/sip.md)
+    /// The registrar took the bridge's registration (`registrar`: its address); again after each failure.
+    case sipRegistered(registrar: String)
+    /// The door's ring rings these phones (their SIP addresses) at once.
+    case sipRinging(callId: String, phones: [String])
+    /// This phone took the call; the others were hung up.
+    case sipAnswered(callId: String, phone: String)
+
     // Anything
     case error(callId: String? = nil, message: String)
     /// Retention deleted an old recording.
@@ -72,6 +80,7 @@ public enum CallEvent: Equatable, Sendable {
         case videoStalled = "video-stalled", videoResumed = "video-resumed"
         case doorOpened = "door-opened", doorOpenFailed = "door-open-failed", ended, recording, recorded, snapshot, decoder
         case levels, measurements, mainLoop = "main-loop", error, deleted, reloaded
+        case sipRegistered = "sip-registered", sipRinging = "sip-ringing", sipAnswered = "sip-answered"
     }
 
     public var kind: Kind {
@@ -100,6 +109,9 @@ public enum CallEvent: Equatable, Sendable {
         case .error: return .error
         case .deleted: return .deleted
         case .reloaded: return .reloaded
+        case .sipRegistered: return .sipRegistered
+        case .sipRinging: return .sipRinging
+        case .sipAnswered: return .sipAnswered
         }
     }
 
@@ -109,12 +121,13 @@ public enum CallEvent: Equatable, Sendable {
     /// The call it is about, if any.
     public var callId: String? {
         switch self {
-        case .connected, .registered, .disconnected, .connectFailed, .deleted, .reloaded: return nil
+        case .connected, .registered, .disconnected, .connectFailed, .deleted, .reloaded, .sipRegistered: return nil
         case let .ringing(callId, _), let .missed(callId, _, _), let .accepted(callId), let .mediaConnected(callId, _),
              let .firstFrame(callId, _), let .videoStalled(callId), let .videoResumed(callId, _), let .doorOpened(callId), let .doorOpenFailed(callId, _),
              let .ended(callId, _, _, _, _), let .recording(callId, _), let .recorded(callId, _, _), let .snapshot(callId, _),
              let .decoder(callId, _, _, _, _),
-             let .levels(callId, _, _, _), let .measurements(callId, _), let .mainLoop(callId, _):
+             let .levels(callId, _, _, _), let .measurements(callId, _), let .mainLoop(callId, _),
+             let .sipRinging(callId, _), let .sipAnswered(callId, _):
             return callId
         case .error(let callId, _): return callId
         }

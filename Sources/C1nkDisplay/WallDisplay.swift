@@ -96,7 +96,7 @@ public final class WallDisplay {
                 handle(.doorOpenFailed)
             }
         case .ended(_, let reason, _, _, _): handle(.ended(reason: reason))
-        case .missed, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .snapshot, .decoder, .levels, .measurements, .mainLoop, .deleted, .reloaded: break
+        case .missed, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .snapshot, .decoder, .levels, .measurements, .mainLoop, .deleted, .reloaded, .sipRegistered, .sipRinging, .sipAnswered: break
         }
     }
 

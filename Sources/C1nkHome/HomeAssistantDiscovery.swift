@@ -16,7 +16,7 @@ public struct HomeAssistantDiscovery: Sendable {
     public var codeFormat: String?
 
     /// The event types, in the order Home Assistant lists them; `ring` is required for a doorbell.
-    public static let eventTypes = ["ring", "answered", "missed", "answered_elsewhere", "door_opened"]
+    public static let eventTypes = ["ring", "answered", "missed", "answered_elsewhere", "door_opened", "sip_ringing", "sip_answered"]
     public static let callStates = ["idle", "ringing", "in_call"]
 
     public init(deviceId: String, deviceName: String, topics: HomeTopics, softwareVersion: String? = nil) {

@@ -136,8 +136,12 @@ public struct HomeLink: Sendable {
             if callId == self.callId { snapshot = path }
             return []
         case .connected, .mediaConnected, .firstFrame, .videoStalled, .videoResumed, .doorOpenFailed, .recording, .recorded, .measurements, .mainLoop, .decoder,
-             .deleted, .reloaded:
+             .deleted, .reloaded, .sipRegistered:
             return []
+        case let .sipRinging(callId, phones):
+            return [doorbell("sip_ringing", callId: callId, door: door, extra: ["phones": phones])]
+        case let .sipAnswered(callId, phone):
+            return [doorbell("sip_answered", callId: callId, door: door, extra: ["phone": phone])]
         }
     }
 

@@ -3,11 +3,12 @@ import CGStreamer
 
 /// One phone's audio in an `rtpbin` pipeline: G.711 to the phone and from
 /// it, RTP on the offered port and RTCP on the next. The description is
-/// fixed text per codec (`SIPCodec`); the phone's address and ports, read
-/// from its answer, are set as element properties and never written into
-/// the text. For now the phone hears a tone, and what it sends is measured
-/// (its peak), which is what the bridge's first slice needs to prove audio
-/// flows both ways. Main context only.
+/// fixed text per codec (`SIPCodec`) and per door encoding; the phone's
+/// address and ports, read from its answer, and the door's caps are set as
+/// element properties and never written into the text. The phone hears the
+/// door (`hearing = .door`: the door's RTP pushed into `doorVoiceSource`,
+/// decoded and re-encoded here) or a tone; what it sends goes to `onVoice`
+/// at 48 kHz, and its peak is measured. Main context only.
 public final class PhoneLegMedia {
     /// The local side, known before the offer is sent.
     public let address: String
@@ -19,6 +20,20 @@ public final class PhoneLegMedia {
     public var onError: ((String) -> Void)?
     /// A key pressed on the phone, sent as RFC 4733 telephone-events (once per press).
     public var onKey: ((Character) -> Void)?
+
+    /// What the phone hears; set before `start`.
+    public enum Hearing: Equatable, Sendable {
+        /// A 440 Hz tone (a phone rung without a door's call: tests, `c1nk-gst-answer doctor`).
+        case tone
+        /// The door's voice: its RTP (`caps`, as the call receives it) pushed into `doorVoiceSource`.
+        case door(caps: String)
+    }
+    public var hearing = Hearing.tone
+    /// Where the door's RTP goes, once started with `hearing = .door`.
+    public private(set) var doorVoiceSource: Element?
+    /// The phone's voice, 48 kHz mono S16 (`voiceCaps`), each buffer on the streaming thread; set before `start`.
+    public var onVoice: (@Sendable (UnsafeMutablePointer<GstBuffer>) -> Void)?
+    public static let voiceCaps = "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1"
 
     private var pipeline: Pipeline?
     private var bus: BusWatch?
@@ -40,22 +55,36 @@ public final class PhoneLegMedia {
 
     deinit { stop() }
 
-    /// The fixed description for `codec`; nothing in it comes from the phone.
-    static func description(_ codec: SIPCodec) -> String {
+    /// The door's RTP decoded, by its encoding name: fixed text, chosen from this table only.
+    static func doorDecoder(encoding: String) -> String? {
+        switch encoding.uppercased() {
+        case "OPUS": "rtpopusdepay ! opusdec plc=true"
+        case "PCMU": "rtppcmudepay ! mulawdec"
+        case "PCMA": "rtppcmadepay ! alawdec"
+        default: nil
+        }
+    }
+
+    /// The fixed description for `codec` and what the phone hears; nothing in it comes from the phone or the door.
+    static func description(_ codec: SIPCodec, hearing doorDecoder: String? = nil) -> String {
         let (encoder, payloader, depayloader, decoder) = switch codec {
         case .pcmu: ("mulawenc", "rtppcmupay", "rtppcmudepay", "mulawdec")
         case .pcma: ("alawenc", "rtppcmapay", "rtppcmadepay", "alawdec")
         }
+        // The door's RTP comes as the call got it; dropped, not queued, if this leg falls behind.
+        let heard = doorDecoder.map {
+            "appsrc name=door-voice is-live=true format=time do-timestamp=false block=false max-bytes=64000 leaky-type=downstream ! \($0)"
+        } ?? "audiotestsrc name=tone is-live=true wave=sine freq=440 volume=0.5"
         return """
             rtpbin name=rtpbin latency=80
-            audiotestsrc name=tone is-live=true wave=sine freq=440 volume=0.5 ! audioconvert ! audioresample \
+            \(heard) ! audioconvert ! audioresample \
             ! audio/x-raw,rate=8000,channels=1 ! \(encoder) ! \(payloader) name=pay min-ptime=20000000 max-ptime=20000000 \
             ! rtpbin.send_rtp_sink_0
             rtpbin.send_rtp_src_0 ! udpsink name=rtpsink sync=false async=false
             rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink sync=false async=false
             udpsrc name=rtpsrc ! rtpbin.recv_rtp_sink_0
             udpsrc name=rtcpsrc ! rtpbin.recv_rtcp_sink_0
-            \(depayloader) name=depay ! \(decoder) ! audioconvert ! audio/x-raw,format=S16LE,channels=1 \
+            \(depayloader) name=depay ! \(decoder) ! audioconvert ! audioresample ! \(voiceCaps) \
             ! fakesink name=heard sync=false async=false
             rtpdtmfdepay name=keys ! fakesink sync=false async=false
             """
@@ -64,13 +93,26 @@ public final class PhoneLegMedia {
     /// Starts sending to and receiving from the phone as `answer` says.
     public func start(_ answer: SDPAnswer) throws {
         stop()
+        var doorCaps: Caps?
+        var doorDecoder: String?
+        if case .door(let caps) = hearing {
+            guard let parsed = Caps(caps), let encoding = parsed.string("encoding-name"), let decoder = Self.doorDecoder(encoding: encoding) else {
+                throw Failure(description: "the door's audio (\(caps.prefix(120))) cannot be bridged to a phone: OPUS, PCMU and PCMA can")
+            }
+            doorCaps = parsed
+            doorDecoder = decoder
+        }
         var error: UnsafeMutablePointer<GError>?
-        guard let parsed = gst_parse_launch(Self.description(answer.codec), &error), error == nil else {
+        guard let parsed = gst_parse_launch(Self.description(answer.codec, hearing: doorDecoder), &error), error == nil else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if error != nil { g_error_free(error) }
-            throw Failure(description: "the phone leg's pipeline did not build (\(message)): install gstreamer1.0-plugins-good (scripts/install-deps)")
+            throw Failure(description: "the phone leg's pipeline did not build (\(message)): install gstreamer1.0-plugins-good and gstreamer1.0-plugins-base (scripts/install-deps)")
         }
         let pipeline = Pipeline(retaining: parsed)
+        if let doorCaps {
+            doorVoiceSource = pipeline.element(named: "door-voice")
+            doorVoiceSource?[caps: "caps"] = doorCaps
+        }
         guard let rtpbin = pipeline.element(named: "rtpbin"), let depay = pipeline.element(named: "depay"),
               let rtpSource = pipeline.element(named: "rtpsrc"), let rtcpSource = pipeline.element(named: "rtcpsrc"),
               let rtpSink = pipeline.element(named: "rtpsink"), let rtcpSink = pipeline.element(named: "rtcpsink"),
@@ -105,7 +147,9 @@ public final class PhoneLegMedia {
             _ = pad.link(sink)
         })
         if let sink = heard.staticPad("sink") {
+            let voice = onVoice
             let id = sink.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
+                if let voice, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) { voice(buffer) }
                 let peak = PhoneLegMedia.peak(of: info)
                 MainContext.post { [weak self] in
                     guard let self else { return }
@@ -167,6 +211,7 @@ public final class PhoneLegMedia {
         bus = nil
         if let pipeline { _ = pipeline.setState(GST_STATE_NULL) }
         pipeline = nil
+        doorVoiceSource = nil
     }
 
     /// rtpdtmfdepay's `dtmf-event` message, posted when a press starts.

@@ -17,6 +17,8 @@ public final class PhoneRing {
     public var onOutcome: ((Outcome) -> Void)?
     /// A key pressed on the phone that took the call (SIP INFO or RFC 4733).
     public var onKey: ((Character) -> Void)?
+    /// Called with the winner's media just before it starts: what it hears, where its voice goes.
+    public var prepare: ((PhoneLegMedia) -> Void)?
 
     public private(set) var group: RingGroup
     private let agent: SIPAgent
@@ -68,6 +70,7 @@ public final class PhoneRing {
                     perform(group.keyFromMedia(key))
                 }
                 do {
+                    prepare?(leg)
                     try leg.start(answer)
                     onOutcome?(.connected(uri))
                 } catch {

@@ -22,7 +22,7 @@ public final class CallTap: @unchecked Sendable {
     private var audioEncoding = "OPUS"
     private weak var session: AnswerSession?
     /// The call's talk input (`WebTalk`), when its microphone has one.
-    let talkInput: Element?
+    public let talkInput: Element?
     /// Whether the call takes the door's video, so its caps are to come.
     public let expectsVideo: Bool
 
@@ -78,14 +78,15 @@ public final class CallTap: @unchecked Sendable {
         return audioOpen
     }
 
-    /// Copies the door's `media` to `source` (an appsrc) from now on.
-    func add(_ viewer: String, media: String, source: Element) {
+    /// Copies the door's `media` to `source` (an appsrc) from now on, under `viewer`'s name
+    /// (a browser's id, or another copy's: a SIP phone's).
+    public func add(_ viewer: String, media: String, source: Element) {
         lock.lock()
         targets[viewer, default: [:]][media] = source
         lock.unlock()
     }
 
-    func remove(_ viewer: String) {
+    public func remove(_ viewer: String) {
         lock.lock()
         targets[viewer] = nil
         lock.unlock()

@@ -33,12 +33,14 @@ public enum WebTalk {
 
 /// Where one viewer's decoded voice goes: the call's `web-talk-in`, while
 /// that viewer is the talker; nowhere otherwise. Set on the main context,
-/// read on the viewer's streaming thread.
-final class TalkRoute: @unchecked Sendable {
+/// read on the viewer's streaming thread. A SIP phone's voice goes the same way.
+public final class TalkRoute: @unchecked Sendable {
     private let lock = ThreadLock()
     private var target: Element?
 
-    func set(_ target: Element?) {
+    public init() {}
+
+    public func set(_ target: Element?) {
         lock.lock()
         self.target = target
         lock.unlock()
@@ -49,7 +51,7 @@ final class TalkRoute: @unchecked Sendable {
     /// mixer would drop every buffer as late. A copy (the samples shared,
     /// not copied) without them is stamped on arrival by the talk input
     /// (`do-timestamp`) with the call's own running time.
-    func push(_ buffer: UnsafeMutablePointer<GstBuffer>) {
+    public func push(_ buffer: UnsafeMutablePointer<GstBuffer>) {
         lock.lock()
         let target = self.target
         lock.unlock()

@@ -9,6 +9,7 @@ import C1nkViewers
 import C1nkPipeline
 import C1nkProbes
 import C1nkService
+import C1nkSIP
 import C1nkSignaling
 import C1nkWeb
 import FoundationEssentials
@@ -23,8 +24,8 @@ enum AnswerCommand {
         var options = commandLine.answerer
         do {
             options.media = try loadMedia(commandLine)
-            // The web page's talk input mixed with the microphone (docs/web.md).
-            if commandLine.web.port != nil { options.media.audioSource = WebTalk.audioSource(wrapping: options.media.audioSource) }
+            // The web page's and the SIP phone's talk input mixed with the microphone (docs/web.md, docs/sip.md).
+            if commandLine.takesTalk { options.media.audioSource = WebTalk.audioSource(wrapping: options.media.audioSource) }
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return exitCode(for: error)
@@ -70,7 +71,7 @@ enum AnswerCommand {
                 return 2
             }
         }
-        if let problem = commandLine.mqtt.usageProblem ?? commandLine.rtsp.usageProblem {
+        if let problem = commandLine.mqtt.usageProblem ?? commandLine.rtsp.usageProblem ?? commandLine.sip.usageProblem {
             stderr.write("c1nk-gst-answer: \(problem)\nRun c1nk-gst-answer --help to see the options.\n", priority: .error)
             return 2
         }
@@ -93,6 +94,8 @@ enum AnswerCommand {
         var web: WebServer?
         var webMedia: WebMedia?
         var restream: RTSPRestream?
+        var sip: SIPBridge?
+        var sipMedia: SIPMedia?
         do {
             events = try commandLine.eventsPath.map { try EventLog(path: $0) } ?? EventLog()
             let path = commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()
@@ -106,6 +109,7 @@ enum AnswerCommand {
             home = try commandLine.mqtt.makeHome(deviceId: identity.id)
             web = try commandLine.web.makeServer(recordingTemplate: options.media.recording.flatMap { $0.discards ? nil : $0.template })
             restream = try commandLine.rtsp.makeRestream()
+            sip = try commandLine.sip.makeBridge()
         } catch {
             stderr.write("c1nk-gst-answer: \(error)\n", priority: .error)
             return 1
@@ -130,6 +134,8 @@ enum AnswerCommand {
             web?.send(event, object: object)
             webMedia?.event(event)
             restream?.handle(event)
+            sipMedia?.event(event)
+            sip?.door(event)
             switch event {
             case .registered: notifier.ready(status: StatusLine.text(event, manual: false) ?? "registered")
             case .ringing, .missed, .accepted, .ended, .disconnected, .connectFailed:
@@ -162,6 +168,15 @@ enum AnswerCommand {
         web?.api.clientGone = { webMedia?.clientGone($0) }
         webMedia?.talker = { web?.api.state.phase == .call ? web?.api.state.acceptedBy : nil }
         home?.onStatus = { status in MQTTStatus.report(status, url: commandLine.mqtt.url ?? "", quiet: current.quiet, events: events) }
+        sipMedia = sip.map { _ in SIPMedia(answerer: answerer) }
+        if let sip { sipMedia?.attach(to: sip) }
+        // Posted: they arise inside the answerer's own events, and go out after them.
+        sip?.onEvent = { event in MainContext.post { events.emit(event) } }
+        sip?.onUser = { event in
+            MainContext.post {
+                if let refusal = answerer.user(event) { Log.app.warning("the SIP phone's \(event): \(refusal)") }
+            }
+        }
 
         var stopping = false
         let stop = { (name: String) in
@@ -179,7 +194,7 @@ enum AnswerCommand {
                 return
             }
             var newOptions = fresh.answerer
-            if fresh.web.port != nil { newOptions.media.audioSource = WebTalk.audioSource(wrapping: newOptions.media.audioSource) }
+            if fresh.takesTalk { newOptions.media.audioSource = WebTalk.audioSource(wrapping: newOptions.media.audioSource) }
             newOptions.exitAfterCalls = answerer.options.exitAfterCalls
             newOptions.media.ice = answerer.options.media.ice
             newOptions.media.videoCodecMemory = answerer.options.media.videoCodecMemory
@@ -217,6 +232,7 @@ enum AnswerCommand {
             snapshotRetention?.sweep()
         }
         home?.start()
+        sip?.start()
         answerer.start()
         MainContext.run(poll: nil) { stopping || answerer.isFinished }
         if !stopping {
@@ -227,8 +243,19 @@ enum AnswerCommand {
         home?.stop()
         web?.stop()
         restream?.stop()
-        withExtendedLifetime((watches, input, hourly, notifier, restream)) {}
+        stopBridge(sip)
+        withExtendedLifetime((watches, input, hourly, notifier, restream, sipMedia)) {}
         return 0
+    }
+
+    /// The phones hung up and the registration taken back, for 5 s at most.
+    static func stopBridge(_ bridge: SIPBridge?) {
+        guard let bridge else { return }
+        var stopped = false
+        bridge.stop { stopped = true }
+        let bound = GLibTimer(after: 5) { stopped = true }
+        MainContext.run(poll: nil) { stopped }
+        withExtendedLifetime(bound) {}
     }
 
     /// A missing plugin or missing shipped pipelines is this machine's

@@ -30,6 +30,7 @@ struct AnswerCommandLine {
     var mqtt = MQTTCommandOptions()
     var web = WebCommandOptions()
     var rtsp = RTSPCommandOptions()
+    var sip = SIPCommandOptions()
     /// `--max-calls`, `--calls-dir`: the machine's call slots.
     var capacity = CapacityOptions()
     /// `--gst-debug`: GST_DEBUG for this process, set before GStreamer starts.
@@ -51,6 +52,9 @@ struct AnswerCommandLine {
     var configFiles: [String] = []
     /// The command-line settings, kept for a SIGHUP reload.
     var commandLineSettings: [Setting] = []
+
+    /// Whether the call's microphone gets the talk input: the web page's or a SIP phone's voice joins it.
+    var takesTalk: Bool { web.port != nil || !sip.ring.isEmpty }
 
     static let systemConfigPath = "/etc/c1nk/answer.conf"
     static let configGroup = "answer"

@@ -14,7 +14,7 @@ extension AnswerOption {
     static let maximumSeconds = 86_400.0
 
     /// The sections, in `--help` order; each option belongs to one.
-    static let sections: [AnswerOptionSection] = [signaling, answering, capacity, media, audio, recording, display, output, service, mqtt, rtsp, web, commandLine]
+    static let sections: [AnswerOptionSection] = [signaling, answering, capacity, media, audio, recording, display, output, service, mqtt, rtsp, web, sip, commandLine]
 
     /// Every option, in table order.
     static let all: [AnswerOption] = sections.flatMap(\.options)

@@ -103,7 +103,7 @@ enum ConfigCheckCommand {
                 problems.append(at("snapshot") + ": \(error)")
             }
         }
-        for problem in [settings.mqtt.usageProblem, settings.rtsp.usageProblem, settings.web.usageProblem] {
+        for problem in [settings.mqtt.usageProblem, settings.rtsp.usageProblem, settings.web.usageProblem, settings.sip.usageProblem] {
             if let problem { problems.append(path + ": " + problem) }
         }
         return problems

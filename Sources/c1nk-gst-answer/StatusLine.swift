@@ -41,6 +41,9 @@ enum StatusLine {
         case let .reloaded(applied, restart):
             return "reloaded the config: " + (applied.isEmpty ? "nothing changed" : "applied " + applied.joined(separator: ", "))
                 + (restart.isEmpty ? "" : "; restart to apply " + restart.joined(separator: ", "))
+        case let .sipRegistered(registrar): return "registered at \(registrar) (SIP)"
+        case let .sipRinging(_, phones): return "ringing \(phones.joined(separator: ", ")) (SIP)"
+        case let .sipAnswered(_, phone): return "answered on \(phone) (SIP)"
         case .mediaConnected, .levels, .measurements, .mainLoop: return nil
         }
     }

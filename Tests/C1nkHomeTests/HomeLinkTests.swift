@@ -40,7 +40,7 @@ final class HomeLinkTests: XCTestCase {
         let doorbell = try XCTUnwrap(components["doorbell"])
         XCTAssertEqual(doorbell["p"] as? String, "event")
         XCTAssertEqual(doorbell["device_class"] as? String, "doorbell")
-        XCTAssertEqual(doorbell["event_types"] as? [String], ["ring", "answered", "missed", "answered_elsewhere", "door_opened"])
+        XCTAssertEqual(doorbell["event_types"] as? [String], ["ring", "answered", "missed", "answered_elsewhere", "door_opened", "sip_ringing", "sip_answered"])
         XCTAssertEqual(doorbell["state_topic"] as? String, "c1nk/app-7f3a/event")
         XCTAssertEqual(components["call"]?["p"] as? String, "sensor")
         XCTAssertEqual(components["call"]?["options"] as? [String], ["idle", "ringing", "in_call"])
