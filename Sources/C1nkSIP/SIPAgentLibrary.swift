@@ -5,7 +5,7 @@ import CSIPAgentInterface
 /// `SIPAgent`: a process without SIP never maps sofia-sip. It is loaded apart because
 /// sofia-sip exports STUN functions under libnice's names; linked in, its copies would
 /// take libnice's place and every webrtcbin call's ICE would fail (c1nk_sip_agent.h).
-enum SIPAgentLibrary {
+public enum SIPAgentLibrary {
     /// The library's functions, each present (the loader checked the library's interface version).
     struct Functions {
         let newAgent: @convention(c) (UnsafePointer<gchar>?, UnsafePointer<gchar>?, OpaquePointer?, C1nkSIPEventFunc?,
@@ -34,5 +34,5 @@ enum SIPAgentLibrary {
     }
 
     /// Where the loaded library is; nil before the first agent.
-    static var loadedPath: String? { c1nk_sip_agent_loaded_path().map { String(cString: $0) } }
+    public static var loadedPath: String? { c1nk_sip_agent_loaded_path().map { String(cString: $0) } }
 }

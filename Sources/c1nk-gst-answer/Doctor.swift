@@ -49,6 +49,7 @@ enum Doctor {
         report(server(commandLine))
         if let line = mqtt(commandLine) { report(line) }
         web(commandLine).forEach(report)
+        sip(commandLine).forEach(report)
         for url in commandLine.answerer.media.ice.stunServers { report(stun(url)) }
         report(clock())
         let failed = lines.filter { !$0.ok && !$0.advisory }.count
