@@ -176,7 +176,7 @@ let package = Package(
         .executableTarget(name: "c1nk-gst-bench",
                           dependencies: ["CGStreamer", "C1nkGLib", "C1nkProtocol", "C1nkCall", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                          "C1nkSignaling", "C1nkAnswerer", "C1nkLocal", "C1nkDoor", "C1nkCommandLine",
-                                         "C1nkRTSP", "C1nkMQTT"],
+                                         "C1nkRTSP", "C1nkMQTT", "C1nkSIP"],
                           swiftSettings: []),
         // Tests mirror the targets. The bridge's own: the clock, the owning wrappers.
         .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),

@@ -128,6 +128,9 @@ public final class PhoneLegMedia {
             let known = Int(type) == voiceType ? voiceCaps : eventTypes.contains(Int(type)) ? eventCaps : nil
             return known.flatMap { gst_caps_from_string("\($0),payload=\(type)") }.map { PointerCast.raw($0) }
         })
+        // Not shared: with SO_REUSEADDR (udpsrc's default) a second socket on the port would take half the packets, silently.
+        rtpSource[bool: "reuse"] = false
+        rtcpSource[bool: "reuse"] = false
         rtpSource[string: "address"] = address
         rtpSource[int: "port"] = port
         rtpSource[caps: "caps"] = caps

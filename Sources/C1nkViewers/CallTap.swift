@@ -35,6 +35,11 @@ public final class CallTap: @unchecked Sendable {
         expectsVideo = session.inputs.pad(for: "video") != nil
         for media in ["video", "audio"] {
             guard let pad = session.inputs.pad(for: media) else { continue }
+            // A tap made mid-call (a SIP phone answering) knows the caps at once, not at the next packet.
+            if let current = pad.currentCaps {
+                caps[media] = current.description
+                if media == "audio" { audioEncoding = current.string("encoding-name") ?? "OPUS" }
+            }
             let id = pad.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
                 self?.forward(media, pad: pad, info: info)
                 return GST_PAD_PROBE_OK

@@ -24,7 +24,10 @@ candidates (void)
     if (executable != NULL) {
         gchar *folder = g_path_get_dirname (executable);
         g_ptr_array_add (paths, g_build_filename (folder, C1NK_SIP_AGENT_LIBRARY_NAME, NULL));
-        g_ptr_array_add (paths, g_build_filename (folder, "..", "lib", "c1nk-gst", C1NK_SIP_AGENT_LIBRARY_NAME, NULL));
+        /* Said in messages as /usr/lib/c1nk-gst/…, not /usr/bin/../lib/…. */
+        gchar *installed = g_build_filename (folder, "..", "lib", "c1nk-gst", C1NK_SIP_AGENT_LIBRARY_NAME, NULL);
+        g_ptr_array_add (paths, g_canonicalize_filename (installed, NULL));
+        g_free (installed);
         g_free (folder);
         g_free (executable);
     }

@@ -12,27 +12,37 @@ import C1nkViewers
 /// the wall's microphone. The door's voice reaches the phone once the call
 /// is accepted (silence before, as everywhere). Main context.
 final class SIPMedia {
-    /// The door's audio when its caps are not known yet (the phone answered before its first packet):
-    /// a WebRTC door sends Opus.
+    /// The door's audio when its caps are not known yet (a phone that answers at once does so before
+    /// the door's media connect): a WebRTC door sends Opus. The depayloader's caps need a dynamic
+    /// payload type, any will do: it does not compare it with the packets'.
     static let assumedDoorAudio = "application/x-rtp,media=audio,clock-rate=48000,encoding-name=OPUS,payload=111"
     private static let tapName = "sip-phone"
     private let answerer: Answerer
     private var tap: CallTap?
     private let talk = TalkRoute()
+    /// The phone leg in the call, until it or the call ends.
+    private var leg: PhoneLegMedia?
 
     init(answerer: Answerer) { self.answerer = answerer }
 
     /// Wires `bridge`'s winner media to the call in progress.
     func attach(to bridge: SIPBridge) {
         bridge.prepareMedia = { [weak self] media in self?.prepare(media) }
-        bridge.onMediaStarted = { [weak self] media in self?.started(media) }
+        bridge.onMediaStarted = { [weak self] media in
+            self?.leg = media
+            self?.connect()
+        }
         bridge.onMediaEnded = { [weak self] in self?.end() }
     }
 
-    /// The answerer's events.
+    /// The answerer's events: a phone that answered before the call's media existed is
+    /// connected once they do; the door's voice opens at accept.
     func event(_ event: CallEvent) {
         switch event {
-        case .accepted(let callId) where tap?.callId == callId:
+        case .mediaConnected, .firstFrame:
+            connect()
+        case .accepted:
+            connect()
             tap?.setAudioOpen(true)
         case .ended:
             end()
@@ -43,23 +53,25 @@ final class SIPMedia {
 
     private func prepare(_ media: PhoneLegMedia) {
         end()
-        guard let session = answerer.currentSession else { return }
-        let tap = CallTap(session: session)
-        self.tap = tap
-        media.hearing = .door(caps: tap.caps(for: "audio") ?? Self.assumedDoorAudio)
-        talk.set(tap.talkInput)
+        let known = answerer.currentSession?.inputs.pad(for: "audio")?.currentCaps?.description
+        media.hearing = .door(caps: known ?? Self.assumedDoorAudio)
         let route = talk
         media.onVoice = { route.push($0) }
     }
 
-    private func started(_ media: PhoneLegMedia) {
-        guard let tap, let source = media.doorVoiceSource else { return }
+    /// The tap on the call's media, once both the leg and the call's session exist.
+    private func connect() {
+        guard tap == nil, let leg, let source = leg.doorVoiceSource, let session = answerer.currentSession else { return }
+        let tap = CallTap(session: session)
+        self.tap = tap
         tap.add(Self.tapName, media: "audio", source: source)
+        talk.set(tap.talkInput)
     }
 
     private func end() {
         talk.set(nil)
         tap?.stop()
         tap = nil
+        leg = nil
     }
 }

@@ -43,6 +43,8 @@ struct BenchOptions {
     var webPhone = false
     /// `--web-talk`: mouth-to-ear between the page and the door, both ways.
     var webTalk = false
+    /// `--sip`: only the SIP bridge (ring → INVITE, mouth-to-ear both ways, # → open, CPU).
+    var sip = false
     /// `--main-loop`: only how late the answerer's main context runs under the web, MQTT and viewer load.
     var mainLoop = false
     /// `--rtsp`: only the RTSP restream's glass-to-glass against the wall's, and its CPU with 0, 1 and 20 clients.
@@ -121,6 +123,10 @@ struct BenchOptions {
                             one row each: clean, 3 % and 10 % loss, bursts of 5, a 3 s drop-out, a 2 Mbit/s
                             cap, jitter 30 ± 20 ms; adds Chromium's freezes, jitter buffer and NACKs, and
                             how soon the picture is back after the drop-out
+      --sip                 only the SIP bridge: max(3, N) calls of --duration (default 6 s) from the door to
+                            a phone on loopback (c1nk-gst-answer --sip-ring): ring → INVITE, mouth-to-ear
+                            door → phone and phone → door (ticks and bursts), # → open-door, CPU while
+                            bridged. Goals: ≤ 50 ms, ≤ 150 ms each way, ≤ 200 ms
       --web-talk            only talk through the page: mouth-to-ear page → door and door → page with tone
                             bursts (Chromium's fake microphone playing a file, the door's ticks), max(3, N)
                             calls of --duration (default 6 s). Goal: ≤ 150 ms each way
@@ -220,6 +226,7 @@ struct BenchOptions {
             case "--web": options.web = true
             case "--web-phone": options.webPhone = true
             case "--web-talk": options.webTalk = true
+            case "--sip": options.sip = true
             case "--main-loop": options.mainLoop = true
             case "--home": options.home = true
             case "--footprint": options.footprint = true

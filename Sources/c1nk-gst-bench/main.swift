@@ -55,6 +55,11 @@ do {
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
+    if options.sip {
+        let figures = try SIPBenchmark(options: withDefaultDuration(6)).run(progress: progress)
+        print(options.json ? figures.json : figures.table)
+        exit(0)
+    }
     if options.webTalk {
         let figures = try WebTalkBenchmark(options: withDefaultDuration(6)).run(progress: progress)
         print(options.json ? figures.json : figures.table)
