@@ -26,8 +26,9 @@ struct SIPFigures: Codable, PrettyJSON {
     var phoneBursts: Int
     /// `#` (SIP INFO) sent by the phone → `open-door` at the door (through the local server).
     var keyToOpenMs: LatencyStats
-    /// The answerer's CPU (% of one core) while a call is bridged.
+    /// The answerer's CPU (% of one core) while a call is bridged, and the same call answered at the wall instead.
     var bridgedCPUPercent: Double
+    var unbridgedCPUPercent: Double
     var ringGoalMs = 50.0
     var talkGoalMs = 150.0
     var keyGoalMs = 200.0
@@ -40,7 +41,7 @@ struct SIPFigures: Codable, PrettyJSON {
             mouth-to-ear, door → phone: \(row(doorToPhoneMs)) (\(doorToPhoneMs.count) of \(doorTicks) ticks heard; goal ≤ \(Int(talkGoalMs)) ms)
             mouth-to-ear, phone → door: \(row(phoneToDoorMs)) (\(phoneToDoorMs.count) of \(phoneBursts) bursts heard; goal ≤ \(Int(talkGoalMs)) ms)
             # → open-door at the door: \(row(keyToOpenMs)) (goal ≤ \(Int(keyGoalMs)) ms)
-            the answerer's CPU while bridged: \(String(format: "%.1f", bridgedCPUPercent)) % of one core
+            the answerer's CPU while bridged: \(String(format: "%.1f", bridgedCPUPercent)) % of one core; the same call answered at the wall: \(String(format: "%.1f", unbridgedCPUPercent)) %
             """
     }
 }
@@ -64,12 +65,10 @@ struct SIPBenchmark {
         let phone = try BenchPhone()
         guard let sipPort = RTPPortPair.find(on: "127.0.0.1") else { throw BenchError("no free loopback UDP port for SIP") }
         let eventsPath = directory + "/events.jsonl"
-        let answerer = try AnswererProcess.spawn([
-            "--server", server.url, "--stun", "none", "--ice-local-ip", "127.0.0.1", "--ringtone", "none",
-            "--sink", "fakesink", "--screens", "off", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc is-live=true wave=silence",
-            "--events", eventsPath, "--device-id-file", directory + "/device-id",
-            "--sip-ring", phone.uri, "--sip-address", "127.0.0.1", "--sip-port", String(sipPort),
-        ])
+        let common = ["--server", server.url, "--stun", "none", "--ice-local-ip", "127.0.0.1", "--ringtone", "none",
+                      "--sink", "fakesink", "--screens", "off", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc is-live=true wave=silence",
+                      "--events", eventsPath, "--device-id-file", directory + "/device-id"]
+        let answerer = try AnswererProcess.spawn(common + ["--sip-ring", phone.uri, "--sip-address", "127.0.0.1", "--sip-port", String(sipPort)])
         defer { if answerer.isRunning { answerer.terminate(); answerer.waitUntilExit() } }
         guard MainContext.run(timeout: 15, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             throw BenchError("the answerer did not connect")
@@ -125,10 +124,37 @@ struct SIPBenchmark {
             MainContext.spin(1)
         }
         monitor.stop()
+        answerer.terminate()
+        answerer.waitUntilExit()
+        let unbridged = try unbridgedCPU(common: common, server: server, door: door, calls: calls, progress: progress)
         return SIPFigures(calls: calls, ringToInviteMs: LatencyStats(ringToInvite), doorRingToInviteMs: LatencyStats(doorRingToInvite),
                           doorToPhoneMs: LatencyStats(doorToPhone), phoneToDoorMs: LatencyStats(phoneToDoor),
                           doorTicks: doorTicks, phoneBursts: phoneBursts, keyToOpenMs: LatencyStats(keyToOpen),
-                          bridgedCPUPercent: cpu.isEmpty ? 0 : cpu.reduce(0, +) / Double(cpu.count))
+                          bridgedCPUPercent: cpu.isEmpty ? 0 : cpu.reduce(0, +) / Double(cpu.count), unbridgedCPUPercent: unbridged)
+    }
+
+    /// The same calls accepted by the answerer itself (`--answer auto`), no phone: the CPU to compare.
+    private func unbridgedCPU(common: [String], server: SignalServer, door: SimulatedDoor, calls: Int,
+                              progress: (String) -> Void) throws -> Double {
+        let answerer = try AnswererProcess.spawn(common + ["--answer", "auto"])
+        defer { if answerer.isRunning { answerer.terminate(); answerer.waitUntilExit() } }
+        guard MainContext.run(timeout: 15, until: { server.connectedAppIds.count == 1 }) else { throw BenchError("the answerer did not connect") }
+        let monitor = ProcessMonitor(pid: answerer.processIdentifier)
+        defer { monitor.stop() }
+        var cpu: [Double] = []
+        for call in 1...calls {
+            progress("SIP: the same call without the bridge \(call) of \(calls)…")
+            let ringAt = MainContext.monotonicSeconds()
+            door.ring()
+            guard MainContext.run(timeout: 10, until: { door.acceptedAt != nil && door.acceptedAt! >= ringAt }) else { throw BenchError("no accept") }
+            MainContext.spin(1.5)
+            let from = MainContext.monotonicSeconds()
+            MainContext.spin(options.duration)
+            cpu.append(monitor.cpuPercent(since: from))
+            door.hangup()
+            MainContext.spin(1)
+        }
+        return cpu.reduce(0, +) / Double(cpu.count)
     }
 
     private static func ringings(_ path: String) -> [TimedCallEvent] {
