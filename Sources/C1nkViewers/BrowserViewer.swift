@@ -46,11 +46,15 @@ public final class BrowserViewer {
     /// How long a viewer whose browser's connection is interrupted waits for it to come back.
     public static let disconnectedWait = 10.0
     private var disconnectedGrace: GLibTimer?
+    /// The browser's RTCP, checked before the RTP session takes it.
+    let feedback = BrowserFeedbackGuard(now: MainContext.monotonicSeconds())
     /// Tests: an element webrtcbin puts between this viewer's RTX sender and
     /// its transport (`request-aux-sender`, a floating reference), where RTP
     /// is still plain: a lossy link toward the browser. Set before `start`.
     var auxSender: (() -> gpointer?)?
     private var auxSenderConnection: SignalConnection?
+    /// Tests: the viewer's webrtcbin (its RTP session, transports and ICE agent inside).
+    var webrtcElement: Bin { webrtc.webrtcbin }
 
     /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
@@ -210,6 +214,7 @@ public final class BrowserViewer {
                 let tap = self.tap
                 keyframes.attach(to: out) { tap.requestKeyframe() }
             }
+            if let out = pay.staticPad("src") { earnRetransmissions(on: out) }
             if let id = line.playoutDelayExtension, (1...14).contains(id), let out = pay.staticPad("src") {
                 _ = c1nk_playout_delay_attach(out.pointer, guint(id), guint(Self.playoutDelayMaximumMilliseconds))
             }
@@ -248,7 +253,34 @@ public final class BrowserViewer {
         gatheringTimeout = nil
         for (media, source) in sources { tap.add(id, media: media, source: source) }
         tap.requestKeyframe()
+        guardFeedback()
         completion(.success(WHEPOffer.answer(answer, with: candidates)))
+    }
+
+    /// The browser's RTCP checked from now on.
+    private func guardFeedback() {
+        let id = self.id, log = self.log, feedback = self.feedback
+        if !feedback.attach(to: webrtc.webrtcbin, onFirstDrop: { verdict in
+            log.warning("viewer \(id): its browser's RTCP is dropped, \(feedback.reason(verdict)); the viewer's last line says how much")
+        }) {
+            log.warning("viewer \(id): no RTP session to take the browser's RTCP")
+            return
+        }
+    }
+
+    /// Each video packet the payloader sends (buffers and buffer lists) is
+    /// one the browser may ask to be resent. Streaming thread.
+    private func earnRetransmissions(on pad: Pad) {
+        let feedback = self.feedback
+        pad.addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { info in
+            if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0,
+               let list = info.pointee.data.map(OpaquePointer.init) {
+                feedback.sent(videoPackets: Int(gst_buffer_list_length(list)))
+            } else {
+                feedback.sent(videoPackets: 1)
+            }
+            return GST_PAD_PROBE_OK
+        }
     }
 
     private func fail(_ message: String) {
@@ -270,7 +302,8 @@ public final class BrowserViewer {
         auxSenderConnection?.disconnect()
         // Off the main context: ten viewers ended at a hang-up would hold it for each in a row.
         PipelineTeardown.release(pipeline)
-        log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one)")
+        let dropped = feedback.droppedSummary.map { "; its RTCP dropped: \($0)" } ?? ""
+        log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one\(dropped))")
         let closedHandler = onClosed
         onClosed = nil
         closedHandler?(reason)
