@@ -46,7 +46,19 @@ public final class BrowserViewer {
     /// How long a viewer whose browser's connection is interrupted waits for it to come back.
     public static let disconnectedWait = 10.0
     private var disconnectedGrace: GLibTimer?
-    /// The browser's RTCP, checked before the RTP session takes it.
+    /// A browser that sends no RTCP for this long is gone, and its viewer
+    /// ends. libnice, as webrtcbin 1.22 makes it, neither asks for consent nor
+    /// times out, so a browser whose network dropped (a phone out of Wi-Fi, a
+    /// peer that stopped answering) would stay `connected`, holding one of the
+    /// ten viewers' places, for as long as the call. A browser reports every
+    /// second or more often (Chromium each 200 ms); an RTP receiver of RFC
+    /// 3550's pace (GStreamer's, every 5 s, randomised up to 9) may lose one.
+    public static let silenceLimit = 15.0
+    /// This viewer's limit (tests shorten it); set before `start`.
+    var silenceLimit = BrowserViewer.silenceLimit
+    private var silenceCheck: GLibTimer?
+    /// The browser's RTCP: checked before the RTP session takes it, and when
+    /// it was last heard (from the viewer's start: a browser that never connects ends too).
     let feedback = BrowserFeedbackGuard(now: MainContext.monotonicSeconds())
     /// Tests: an element webrtcbin puts between this viewer's RTX sender and
     /// its transport (`request-aux-sender`, a floating reference), where RTP
@@ -257,14 +269,20 @@ public final class BrowserViewer {
         completion(.success(WHEPOffer.answer(answer, with: candidates)))
     }
 
-    /// The browser's RTCP checked from now on.
+    /// The browser's RTCP checked from now on, and its silence timed.
     private func guardFeedback() {
         let id = self.id, log = self.log, feedback = self.feedback
         if !feedback.attach(to: webrtc.webrtcbin, onFirstDrop: { verdict in
             log.warning("viewer \(id): its browser's RTCP is dropped, \(feedback.reason(verdict)); the viewer's last line says how much")
         }) {
-            log.warning("viewer \(id): no RTP session to take the browser's RTCP")
+            log.warning("viewer \(id): no RTP session to take the browser's RTCP; its silence is not timed")
             return
+        }
+        silenceCheck = GLibTimer(after: min(1, silenceLimit / 4), repeats: true) { [weak self] in
+            guard let self else { return }
+            if self.feedback.secondsSinceHeard(now: MainContext.monotonicSeconds()) > self.silenceLimit {
+                self.close("its browser sent nothing for \(Int(self.silenceLimit)) s")
+            }
         }
     }
 
@@ -296,6 +314,7 @@ public final class BrowserViewer {
         closed = true
         gatheringTimeout = nil
         disconnectedGrace = nil
+        silenceCheck = nil
         talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
