@@ -46,11 +46,27 @@ public final class BrowserViewer {
     /// How long a viewer whose browser's connection is interrupted waits for it to come back.
     public static let disconnectedWait = 10.0
     private var disconnectedGrace: GLibTimer?
+    /// A browser that sends no RTCP for this long is gone, and its viewer
+    /// ends. libnice, as webrtcbin 1.22 makes it, neither asks for consent nor
+    /// times out, so a browser whose network dropped (a phone out of Wi-Fi, a
+    /// peer that stopped answering) would stay `connected`, holding one of the
+    /// ten viewers' places, for as long as the call. A browser reports every
+    /// second or more often (Chromium each 200 ms); an RTP receiver of RFC
+    /// 3550's pace (GStreamer's, every 5 s, randomised up to 9) may lose one.
+    public static let silenceLimit = 15.0
+    /// This viewer's limit (tests shorten it); set before `start`.
+    var silenceLimit = BrowserViewer.silenceLimit
+    private var silenceCheck: GLibTimer?
+    /// The browser's RTCP: checked before the RTP session takes it, and when
+    /// it was last heard (from the viewer's start: a browser that never connects ends too).
+    let feedback = BrowserFeedbackGuard(now: MainContext.monotonicSeconds())
     /// Tests: an element webrtcbin puts between this viewer's RTX sender and
     /// its transport (`request-aux-sender`, a floating reference), where RTP
     /// is still plain: a lossy link toward the browser. Set before `start`.
     var auxSender: (() -> gpointer?)?
     private var auxSenderConnection: SignalConnection?
+    /// Tests: the viewer's webrtcbin (its RTP session, transports and ICE agent inside).
+    var webrtcElement: Bin { webrtc.webrtcbin }
 
     /// Builds the viewer for `offerSDP`; `WHEPOffer.Refusal` for an offer it cannot serve.
     public init(id: String, offer offerSDP: String, tap: CallTap, ice: IceConfiguration) throws {
@@ -210,6 +226,7 @@ public final class BrowserViewer {
                 let tap = self.tap
                 keyframes.attach(to: out) { tap.requestKeyframe() }
             }
+            if let out = pay.staticPad("src") { earnRetransmissions(on: out) }
             if let id = line.playoutDelayExtension, (1...14).contains(id), let out = pay.staticPad("src") {
                 _ = c1nk_playout_delay_attach(out.pointer, guint(id), guint(Self.playoutDelayMaximumMilliseconds))
             }
@@ -248,7 +265,40 @@ public final class BrowserViewer {
         gatheringTimeout = nil
         for (media, source) in sources { tap.add(id, media: media, source: source) }
         tap.requestKeyframe()
+        guardFeedback()
         completion(.success(WHEPOffer.answer(answer, with: candidates)))
+    }
+
+    /// The browser's RTCP checked from now on, and its silence timed.
+    private func guardFeedback() {
+        let id = self.id, log = self.log, feedback = self.feedback
+        if !feedback.attach(to: webrtc.webrtcbin, onFirstDrop: { verdict in
+            log.warning("viewer \(id): its browser's RTCP is dropped, \(feedback.reason(verdict)); the viewer's last line says how much")
+        }) {
+            log.warning("viewer \(id): no RTP session to take the browser's RTCP; its silence is not timed")
+            return
+        }
+        silenceCheck = GLibTimer(after: min(1, silenceLimit / 4), repeats: true) { [weak self] in
+            guard let self else { return }
+            if self.feedback.secondsSinceHeard(now: MainContext.monotonicSeconds()) > self.silenceLimit {
+                self.close("its browser sent nothing for \(Int(self.silenceLimit)) s")
+            }
+        }
+    }
+
+    /// Each video packet the payloader sends (buffers and buffer lists) is
+    /// one the browser may ask to be resent. Streaming thread.
+    private func earnRetransmissions(on pad: Pad) {
+        let feedback = self.feedback
+        pad.addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { info in
+            if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0,
+               let list = info.pointee.data.map(OpaquePointer.init) {
+                feedback.sent(videoPackets: Int(gst_buffer_list_length(list)))
+            } else {
+                feedback.sent(videoPackets: 1)
+            }
+            return GST_PAD_PROBE_OK
+        }
     }
 
     private func fail(_ message: String) {
@@ -264,13 +314,15 @@ public final class BrowserViewer {
         closed = true
         gatheringTimeout = nil
         disconnectedGrace = nil
+        silenceCheck = nil
         talk.set(nil)
         tap.remove(id)
         webrtc.disconnect()
         auxSenderConnection?.disconnect()
         // Off the main context: ten viewers ended at a hang-up would hold it for each in a row.
         PipelineTeardown.release(pipeline)
-        log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one)")
+        let dropped = feedback.droppedSummary.map { "; its RTCP dropped: \($0)" } ?? ""
+        log.info("viewer \(id): \(reason) (the browser asked for \(keyframeRequests) keyframes; \(framesHeldForKeyframe) frames held back for one\(dropped))")
         let closedHandler = onClosed
         onClosed = nil
         closedHandler?(reason)
