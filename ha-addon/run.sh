@@ -79,6 +79,7 @@ mqtt_user=$(printf '%s' "$service" | jq -r '.data.username // empty | tostring')
 secret mqtt-password "$mqtt_password"
 secret mqtt-open-code "$(opt mqtt_open_code)"
 secret rtsp-password "$(opt rtsp_password)"
+secret sip-password "$(opt sip_password)"
 web_password=$(opt web_password)
 if [ -n "$web_password" ] && [ -n "$(opt web_port)" ]; then
   # Stored as its yescrypt hash, as `web-password` does for a person.
@@ -98,13 +99,15 @@ def keys_of_options: {
   pipeline: "pipeline", sink: "sink", audio_sink: "audio-sink", audio_source: "audio-source",
   speaker_volume: "speaker-volume", stun: "stun", turn: "turn",
   mqtt: "mqtt", mqtt_topic: "mqtt-topic", mqtt_trust_ca: "mqtt-trust-ca", mqtt_retain_snapshot: "mqtt-retain-snapshot",
-  rtsp_port: "rtsp-port", rtsp_user: "rtsp-user", gst_debug: "gst-debug"
+  rtsp_port: "rtsp-port", rtsp_user: "rtsp-user", gst_debug: "gst-debug",
+  sip_ring: "sip-ring", sip_registrar: "sip-registrar", sip_user: "sip-user", sip_address: "sip-address",
+  sip_port: "sip-port", sip_transport: "sip-transport", sip_open_key: "sip-open-key"
 };
 # Written only with a recording: without one they are a usage error.
 def recording_keys: {keep_days: "keep-days", keep_gb: "keep-gb", min_free_gb: "min-free-gb"};
 # Each becomes a key below: record (with a default), web-port (with a password),
 # and the secrets, whose keys name the files run.sh writes.
-def other_options: ["record", "web_port", "web_password", "mqtt_open_code", "rtsp_password"];
+def other_options: ["record", "web_port", "web_password", "mqtt_open_code", "rtsp_password", "sip_password"];
 def known: (keys_of_options | keys) + (recording_keys | keys) + other_options;
 def recording($media): (.pipeline // "record") as $p
   | .record // (if $p == "record" or $p == "display-record" then $media + "/c1nk/%Y-%m-%d_%H%M%S-{callId}.mkv" else null end);
@@ -149,7 +152,8 @@ def line($key; $v): "\($key) = \($v | value)";
     ( if ($s.username | given) then line("mqtt-user"; $s.username) else empty end ),
     ( if ($s.username | given) and ($s.password | given) then line("mqtt-password-file"; $data + "/mqtt-password") else empty end ),
     ( if ($o.mqtt_open_code | given) then line("mqtt-open-code-file"; $data + "/mqtt-open-code") else empty end ),
-    ( if ($o.rtsp_password | given) then line("rtsp-password-file"; $data + "/rtsp-password") else empty end )
+    ( if ($o.rtsp_password | given) then line("rtsp-password-file"; $data + "/rtsp-password") else empty end ),
+    ( if ($o.sip_password | given) then line("sip-password-file"; $data + "/sip-password") else empty end )
   ]
 | join("\n")
 '

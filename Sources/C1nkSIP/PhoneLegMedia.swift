@@ -67,10 +67,9 @@ public final class PhoneLegMedia {
 
     /// The fixed description for `codec` and what the phone hears; nothing in it comes from the phone or the door.
     static func description(_ codec: SIPCodec, hearing doorDecoder: String? = nil) -> String {
-        let (encoder, payloader, depayloader, decoder) = switch codec {
-        case .pcmu: ("mulawenc", "rtppcmupay", "rtppcmudepay", "mulawdec")
-        case .pcma: ("alawenc", "rtppcmapay", "rtppcmadepay", "alawdec")
-        }
+        let (encoder, payloader, depayloader, decoder) = codec.elements
+        // 20 ms a packet, as every phone expects; Opus's frames are 20 ms already.
+        let ptime = codec == .opus ? "" : " min-ptime=20000000 max-ptime=20000000"
         // The door's RTP comes as the call got it; dropped, not queued, if this leg falls behind.
         let heard = doorDecoder.map {
             "appsrc name=door-voice is-live=true format=time do-timestamp=false block=false max-bytes=64000 leaky-type=downstream ! \($0)"
@@ -78,7 +77,7 @@ public final class PhoneLegMedia {
         return """
             rtpbin name=rtpbin latency=80
             \(heard) ! audioconvert ! audioresample \
-            ! audio/x-raw,rate=8000,channels=1 ! \(encoder) ! \(payloader) name=pay min-ptime=20000000 max-ptime=20000000 \
+            ! audio/x-raw,rate=\(codec.sampleRate),channels=1 ! \(encoder) ! \(payloader) name=pay\(ptime) \
             ! rtpbin.send_rtp_sink_0
             rtpbin.send_rtp_src_0 ! udpsink name=rtpsink sync=false async=false
             rtpbin.send_rtcp_src_0 ! udpsink name=rtcpsink sync=false async=false
@@ -106,7 +105,7 @@ public final class PhoneLegMedia {
         guard let parsed = gst_parse_launch(Self.description(answer.codec, hearing: doorDecoder), &error), error == nil else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if error != nil { g_error_free(error) }
-            throw Failure(description: "the phone leg's pipeline did not build (\(message)): install gstreamer1.0-plugins-good and gstreamer1.0-plugins-base (scripts/install-deps)")
+            throw Failure(description: "the phone leg's pipeline did not build (\(message)): install \(answer.codec.package) (scripts/install-deps)")
         }
         let pipeline = Pipeline(retaining: parsed)
         if let doorCaps {
@@ -117,15 +116,18 @@ public final class PhoneLegMedia {
               let rtpSource = pipeline.element(named: "rtpsrc"), let rtcpSource = pipeline.element(named: "rtcpsrc"),
               let rtpSink = pipeline.element(named: "rtpsink"), let rtcpSink = pipeline.element(named: "rtcpsink"),
               let keys = pipeline.element(named: "keys"), let heard = pipeline.element(named: "heard"),
+              let payloader = pipeline.element(named: "pay"),
               let caps = Caps("application/x-rtp,media=audio,clock-rate=\(answer.codec.clockRate)")
         else { throw Failure(description: "the phone leg's pipeline lacks a named element") }
+        // Sent with the phone's payload type (its answer says what it takes); received with either.
+        payloader[int: "pt"] = answer.payloadType
         // Each payload type's caps come from our own table, by number: the voice and the keys.
-        let voiceType = answer.codec.payloadType
+        let voiceTypes: Set<Int> = [answer.codec.payloadType, answer.payloadType]
         let eventTypes = Set([SDPOffer.telephoneEventPayloadType] + (answer.telephoneEventPayloadType.map { [$0] } ?? []))
         let voiceCaps = "application/x-rtp,media=audio,clock-rate=\(answer.codec.clockRate),encoding-name=\(answer.codec.rawValue)"
         let eventCaps = "application/x-rtp,media=audio,clock-rate=8000,encoding-name=TELEPHONE-EVENT"
         signals.append(SignalConnection.connectReturning(rtpbin.object, "request-pt-map") { (_: UInt32, type: UInt32) in
-            let known = Int(type) == voiceType ? voiceCaps : eventTypes.contains(Int(type)) ? eventCaps : nil
+            let known = voiceTypes.contains(Int(type)) ? voiceCaps : eventTypes.contains(Int(type)) ? eventCaps : nil
             return known.flatMap { gst_caps_from_string("\($0),payload=\(type)") }.map { PointerCast.raw($0) }
         })
         // Not shared: with SO_REUSEADDR (udpsrc's default) a second socket on the port would take half the packets, silently.
@@ -145,7 +147,7 @@ public final class PhoneLegMedia {
         signals.append(rtpbin.connect("pad-added") { (added: gpointer?) in
             guard let pad = Pad(retaining: added), pad.name.hasPrefix("recv_rtp_src_0_"),
                   let type = pad.name.split(separator: "_").last.flatMap({ Int($0) }) else { return }
-            let target = type == voiceType ? depay : eventTypes.contains(type) ? keys : nil
+            let target = voiceTypes.contains(type) ? depay : eventTypes.contains(type) ? keys : nil
             guard let sink = target?.staticPad("sink"), !sink.isLinked else { return }
             _ = pad.link(sink)
         })

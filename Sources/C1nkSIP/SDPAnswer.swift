@@ -10,6 +10,8 @@ public struct SDPAnswer: Equatable, Sendable {
     public let port: Int
     public let rtcpPort: Int
     public let codec: SIPCodec
+    /// The phone's payload type for `codec`: what we send with (ours for it may differ for Opus).
+    public let payloadType: Int
     /// The phone's payload type for RFC 4733 telephone-events, when it takes them.
     public let telephoneEventPayloadType: Int?
 
@@ -70,9 +72,11 @@ public struct SDPAnswer: Equatable, Sendable {
             if let name = rtpmaps[type] { return offer.codecs.first { $0.rawValue == name } }
             return offer.codecs.first { $0.payloadType == type }
         }
-        guard let chosen = audio.types.lazy.compactMap(codec).first else {
-            throw unusable("none of its codecs (payload types \(audio.types.prefix(8).map(String.init).joined(separator: " "))) is G.711 µ-law or A-law")
+        guard let chosenType = audio.types.first(where: { codec(for: $0) != nil }), let chosen = codec(for: chosenType) else {
+            throw unusable("none of its codecs (payload types \(audio.types.prefix(8).map(String.init).joined(separator: " "))) is one we offer (Opus, G.722, G.711)")
         }
+        // A dynamic type outside RFC 3551's range would be the phone's mistake; ours stands then.
+        self.payloadType = (0...127).contains(chosenType) ? chosenType : chosen.payloadType
         self.address = address
         self.port = audio.port
         self.rtcpPort = rtcpPort.flatMap { (1...65535).contains($0) ? $0 : nil } ?? min(audio.port + 1, 65535)

@@ -1,5 +1,5 @@
 /// The SDP offer of a phone leg: one audio stream on `address`:`port` (RTCP
-/// on `port + 1`), G.711 µ-law and A-law in our order of preference and
+/// on `port + 1`), Opus, G.722 and G.711 in our order of preference and
 /// RFC 4733 telephone-events for the phone's keys. Built from our own
 /// values only; rtpbin sends and receives what it describes.
 public struct SDPOffer: Equatable, Sendable {
@@ -31,7 +31,8 @@ public struct SDPOffer: Equatable, Sendable {
             "t=0 0",
             "m=audio \(port) RTP/AVP \(types.joined(separator: " "))",
         ]
-        lines += codecs.map { "a=rtpmap:\($0.payloadType) \($0.rawValue)/\($0.clockRate)" }
+        lines += codecs.map { "a=rtpmap:\($0.payloadType) \($0.rtpmap)" }
+        if codecs.contains(.opus) { lines.append("a=fmtp:\(SIPCodec.opus.payloadType) useinbandfec=1") }
         lines += [
             "a=rtpmap:\(Self.telephoneEventPayloadType) telephone-event/8000",
             "a=fmtp:\(Self.telephoneEventPayloadType) 0-15",

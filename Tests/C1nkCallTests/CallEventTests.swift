@@ -63,6 +63,11 @@ final class CallEventTests: XCTestCase {
         (.deleted(path: "/r/old.mkv", reason: "age"), #"{"event":"deleted","path":"/r/old.mkv","reason":"age","t":1764000000123}"#),
         (.reloaded(applied: ["answer", "speaker-volume"], needsRestart: []),
          #"{"applied":["answer","speaker-volume"],"event":"reloaded","needsRestart":[],"t":1764000000123}"#),
+        (.sipRegistered(registrar: "sip:192.168.178.1"), #"{"event":"sip-registered","registrar":"sip:192.168.178.1","t":1764000000123}"#),
+        (.sipRinging(callId: "c1", phones: ["sip:**9@192.168.178.1", "sip:hall@10.0.0.5"]),
+         #"{"callId":"c1","event":"sip-ringing","phones":["sip:**9@192.168.178.1","sip:hall@10.0.0.5"],"t":1764000000123}"#),
+        (.sipAnswered(callId: "c1", phone: "sip:**9@192.168.178.1"),
+         #"{"callId":"c1","event":"sip-answered","phone":"sip:**9@192.168.178.1","t":1764000000123}"#),
     ]
 
     func testEveryEventHasItsLinePinned() throws {

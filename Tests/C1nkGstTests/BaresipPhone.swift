@@ -29,7 +29,8 @@ final class BaresipPhone {
 
     /// `answerMode`: "auto" answers at once; "manual" rings until the call is cancelled.
     /// `registrar`: registers there as `phone` (digest), instead of being called directly.
-    init(toneHz: Int = 880, answerMode: String = "auto", registrar: KamailioRegistrar? = nil) throws {
+    /// `codecs`: what its account offers and accepts (baresip's names: PCMU, PCMA, G722, opus).
+    init(toneHz: Int = 880, answerMode: String = "auto", registrar: KamailioRegistrar? = nil, codecs: String = "PCMU,PCMA") throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary),
               FileManager.default.fileExists(atPath: Self.modules + "/sndfile.so") else { throw Missing() }
         directory = temporaryDirectory()
@@ -49,6 +50,8 @@ final class BaresipPhone {
         audio_alert aubridge,nowhere
         module_path \(Self.modules)
         module g711.so
+        module g722.so
+        module opus.so
         module ausine.so
         module aubridge.so
         module sndfile.so
@@ -62,7 +65,7 @@ final class BaresipPhone {
         try config.write(toFile: directory + "/config", atomically: true, encoding: .utf8)
         let account = registrar.map { "<sip:phone@127.0.0.1:\($0.port)>;auth_pass=\(KamailioRegistrar.password);regint=60" }
             ?? "<sip:phone@127.0.0.1>;regint=0"
-        try "\(account);answermode=\(answerMode);audio_codecs=PCMU,PCMA\n"
+        try "\(account);answermode=\(answerMode);audio_codecs=\(codecs)\n"
             .write(toFile: directory + "/accounts", atomically: true, encoding: .utf8)
         try "".write(toFile: directory + "/contacts", atomically: true, encoding: .utf8)
 

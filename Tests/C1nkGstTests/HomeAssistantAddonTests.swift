@@ -122,7 +122,10 @@ final class HomeAssistantAddonTests: XCTestCase {
                    "web_port": 8443, "web_password": "correct horse battery",
                    "mqtt": "mqtts://127.0.0.1:8883", "mqtt_topic": "c1nk/hall", "mqtt_trust_ca": directory + "/ca.pem",
                    "mqtt_open_code": "4711", "mqtt_retain_snapshot": true,
-                   "rtsp_port": 8554, "rtsp_user": "viewer", "rtsp_password": "rtsp secret", "gst_debug": "c1nk*:5"]
+                   "rtsp_port": 8554, "rtsp_user": "viewer", "rtsp_password": "rtsp secret", "gst_debug": "c1nk*:5",
+                   "sip_ring": ["sip:**9@192.168.178.1", "sip:phone@192.168.1.30:5062"], "sip_registrar": "sip:192.168.178.1",
+                   "sip_user": "tuer620", "sip_password": "sip secret", "sip_address": "127.0.0.1", "sip_port": 5070,
+                   "sip_transport": "tcp", "sip_open_key": "#"]
             return all
         }
         XCTAssertEqual(Set(all.keys), schema, "the sample sets every option of config.yaml")
@@ -138,16 +141,21 @@ final class HomeAssistantAddonTests: XCTestCase {
         XCTAssertEqual(result.value("web-port"), "8443")
         XCTAssertEqual(result.value("turn"), "turn://u:p@turn.example.org:3478")
         for (key, file) in [("web-password-file", "web-password"), ("mqtt-password-file", "mqtt-password"),
-                            ("mqtt-open-code-file", "mqtt-open-code"), ("rtsp-password-file", "rtsp-password")] {
+                            ("mqtt-open-code-file", "mqtt-open-code"), ("rtsp-password-file", "rtsp-password"),
+                            ("sip-password-file", "sip-password")] {
             XCTAssertEqual(result.value(key), result.data + "/" + file)
             assertOwnerOnly(result.data + "/" + file)
         }
         assertOwnerOnly(result.data + "/mqtt-password", holding: "p;w # x\\y\n")
         assertOwnerOnly(result.data + "/mqtt-open-code", holding: "4711\n")
         assertOwnerOnly(result.data + "/rtsp-password", holding: "rtsp secret\n")
+        assertOwnerOnly(result.data + "/sip-password", holding: "sip secret\n")
+        XCTAssertEqual(result.value("sip-ring"), "sip:**9@192.168.178.1;sip:phone@192.168.1.30:5062")
+        XCTAssertEqual(result.value("sip-open-key"), "#")
         let hash = try String(contentsOfFile: result.data + "/web-password", encoding: .utf8)
         XCTAssertTrue(hash.hasPrefix("$y$") || hash.hasPrefix("$6$"), "a hash, never the password: \(hash)")
-        XCTAssertFalse(result.text.contains("correct horse") || result.text.contains("4711") || result.text.contains("rtsp secret"),
+        XCTAssertFalse(result.text.contains("correct horse") || result.text.contains("4711") || result.text.contains("rtsp secret")
+                       || result.text.contains("sip secret"),
                        "no secret in the config file")
         XCTAssertTrue(FileManager.default.fileExists(atPath: result.directory + "/door"), "the recordings' folder is made")
     }

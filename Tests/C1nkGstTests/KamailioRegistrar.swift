@@ -25,11 +25,12 @@ final class KamailioRegistrar {
         let description = "kamailio is not installed: install kamailio (scripts/install-deps)"
     }
 
-    init() throws {
+    /// `port`: a given one (a registrar that comes up where the bridge already looks), or a free one.
+    init(port given: Int? = nil) throws {
         guard FileManager.default.isExecutableFile(atPath: Self.binary),
               FileManager.default.fileExists(atPath: Self.modules + "/registrar.so") else { throw Missing() }
         directory = temporaryDirectory()
-        guard let port = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port for kamailio") }
+        guard let port = given ?? RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port for kamailio") }
         self.port = port
         let config = """
         #!KAMAILIO

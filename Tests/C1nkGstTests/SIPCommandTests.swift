@@ -86,6 +86,39 @@ final class SIPCommandTests: XCTestCase {
         XCTAssertEqual(command.wait(), 0, command.stderr)
     }
 
+    func testARegistrarDownAtStartIsSaidAndJoinedOnceItIsUp() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        guard let registrarPort = RTPPortPair.find(on: "127.0.0.1"), let sipPort = RTPPortPair.find(on: "127.0.0.1") else {
+            throw XCTSkip("no free loopback UDP port")
+        }
+        let (server, door) = try AnswerCommandTests.serverAndDoor { _ in }
+        defer { door.stop(); server.stop() }
+        let directory = temporaryDirectory()
+        let passwordFile = directory + "/sip-password"
+        try (KamailioRegistrar.password + "\n").write(toFile: passwordFile, atomically: true, encoding: .utf8)
+        chmod(passwordFile, 0o600)
+        let events = directory + "/events.jsonl"
+        let command = try AnswerCommandTests.Command("c1nk-gst-answer", [
+            "--server", server.url, "--events", events, "--device-id-file", directory + "/id", "--stun", "none",
+            "--sink", "fakesink", "--audio-sink", "fakesink", "--ringtone", "none",
+            "--sip-registrar", "sip:127.0.0.1:\(registrarPort)", "--sip-user", "door", "--sip-password-file", passwordFile,
+            "--sip-ring", "sip:phone@127.0.0.1:\(registrarPort)", "--sip-address", "127.0.0.1", "--sip-port", String(sipPort)])
+        defer { if command.process.isRunning { command.signal(SIGKILL); _ = command.wait() } }
+        func messages() -> [String] { AnswerCommandTests.events(in: events).compactMap { $0["message"] as? String } }
+        waitUntil("the failed registration said", timeout: 40) { messages().contains { $0.hasPrefix("SIP registration at sip:127.0.0.1:\(registrarPort) failed") } }
+        XCTAssertTrue(messages().contains { $0.contains("trying again in 5 s") }, "\(messages())")
+        let kamailio = try KamailioRegistrar(port: registrarPort)
+        defer { kamailio.stop() }
+        // The retries double from 5 s; kamailio is up within the first or second.
+        waitUntil("registered once the registrar is up", timeout: 40) {
+            AnswerCommandTests.names(AnswerCommandTests.events(in: events)).contains("sip-registered")
+        }
+        XCTAssertTrue(kamailio.log.contains("registered sip:door@127.0.0.1"), kamailio.log.suffix(1000).description)
+        command.signal(SIGTERM)
+        XCTAssertEqual(command.wait(), 0, command.stderr)
+    }
+
     func testOptionsThatDoNotGoTogetherAndAMissingAgentLibraryAreSaid() throws {
         func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String) {
             let command = try AnswerCommandTests.Command("c1nk-gst-answer", ["--server", "ws://127.0.0.1:9/ws", "--stun", "none",

@@ -48,13 +48,14 @@ final class SIPTests: XCTestCase {
     }
 
     /// Places a call to baresip and waits until audio flows both ways.
-    private func connectedCall(transport: String = "udp") throws -> SIPAgent.CallID {
-        let phone = try BaresipPhone()
+    private func connectedCall(transport: String = "udp", codecs: String = "PCMU,PCMA",
+                               offering: [SIPCodec] = [.pcmu, .pcma]) throws -> SIPAgent.CallID {
+        let phone = try BaresipPhone(codecs: codecs)
         self.phone = phone
         let agent = try startAgent(transport: transport)
         let media = try PhoneLegMedia(address: "127.0.0.1")
         self.media = media
-        let offer = SDPOffer(address: media.address, port: media.port, sessionID: UInt32.random(in: 1...UInt32.max))
+        let offer = SDPOffer(address: media.address, port: media.port, codecs: offering, sessionID: UInt32.random(in: 1...UInt32.max))
         let call = try XCTUnwrap(agent.call(try SIPURI(phone.uri + (transport == "udp" ? "" : ";transport=\(transport)")), offer: offer))
         waitUntil("baresip's 200 OK", timeout: 15) { answered(call) != nil || events.contains { $0.0 == call && $0.1 == .ended } }
         let answer = try XCTUnwrap(answered(call), "no answer; events \(events); baresip: \(phone.log.suffix(1500))")
@@ -80,6 +81,22 @@ final class SIPTests: XCTestCase {
         waitUntil("baresip's call closed", timeout: 15) { phone.log.contains("terminated") || phone.log.contains("closed") }
         print("SIPTests: call, audio both ways and BYE in \(String(format: "%.1f", MainContext.monotonicSeconds() - started)) s")
     }
+
+    /// A wideband call: offered first (baresip takes the offer's first codec it has); our tone must
+    /// reach its recording and its tone us.
+    private func wideband(_ codecs: String, _ expected: SIPCodec) throws {
+        let call = try connectedCall(codecs: codecs, offering: [expected, .pcmu])
+        XCTAssertEqual(answered(call)?.codec, expected)
+        let agent = try XCTUnwrap(agent), phone = try XCTUnwrap(phone)
+        waitUntil("our tone in baresip's recording (\(codecs))", timeout: 15) { phone.peakHeard() > 3000 }
+        XCTAssertGreaterThan(phone.peakHeard(), 3000, "baresip heard: files \(phone.heardFiles); \(phone.log.suffix(800))")
+        agent.hangUp(call)
+        waitUntil("the call's end after BYE", timeout: 15) { has(call, .ended) }
+    }
+
+    func testAG722CallCarriesAudioBothWays() throws { try wideband("G722", .g722) }
+
+    func testAnOpusCallCarriesAudioBothWays() throws { try wideband("opus", .opus) }
 
     func testACallOverTCP() throws {
         let call = try connectedCall(transport: "tcp")

@@ -70,10 +70,10 @@ enum SIPpScenario {
     """
 
 
-    /// A phone that answers with G.722 alone (none of our codecs), then takes the BYE that follows.
+    /// A phone that answers with G.729 alone (none of our codecs), then takes the BYE that follows.
     static let answersWithoutOurCodecs = """
     <?xml version="1.0" encoding="ISO-8859-1" ?>
-    <scenario name="a phone answering G.722 only">
+    <scenario name="a phone answering G.729 only">
       <recv request="INVITE"/>
       <send><![CDATA[
 
@@ -92,8 +92,8 @@ enum SIPpScenario {
     s=-
     c=IN IP4 [local_ip]
     t=0 0
-    m=audio [media_port] RTP/AVP 9
-    a=rtpmap:9 G722/8000
+    m=audio [media_port] RTP/AVP 18
+    a=rtpmap:18 G729/8000
     ]]></send>
       <recv request="ACK"/>
       <recv request="BYE"/>

@@ -4,11 +4,13 @@ import XCTest
 final class SDPTests: XCTestCase {
     let offer = SDPOffer(address: "127.0.0.1", port: 40000, sessionID: 7)
 
-    func testOfferListsG711AndTelephoneEvents() {
+    func testOfferListsOpusG722G711AndTelephoneEvents() {
         let text = offer.text
         XCTAssertTrue(text.hasPrefix("v=0\r\n"))
         XCTAssertTrue(text.contains("c=IN IP4 127.0.0.1\r\n"))
-        XCTAssertTrue(text.contains("m=audio 40000 RTP/AVP 0 8 101\r\n"))
+        XCTAssertTrue(text.contains("m=audio 40000 RTP/AVP 111 9 0 8 101\r\n"))
+        XCTAssertTrue(text.contains("a=rtpmap:111 opus/48000/2\r\n"))
+        XCTAssertTrue(text.contains("a=rtpmap:9 G722/8000\r\n"))
         XCTAssertTrue(text.contains("a=rtpmap:0 PCMU/8000\r\n"))
         XCTAssertTrue(text.contains("a=rtpmap:8 PCMA/8000\r\n"))
         XCTAssertTrue(text.contains("a=rtpmap:101 telephone-event/8000\r\n"))
@@ -31,6 +33,7 @@ final class SDPTests: XCTestCase {
 
             """, offer: offer)
         XCTAssertEqual(answer.codec, .pcma)
+        XCTAssertEqual(answer.payloadType, 8)
         XCTAssertEqual(answer.address, "10.0.0.5")
         XCTAssertEqual(answer.port, 30000)
         XCTAssertEqual(answer.rtcpPort, 30001)
@@ -49,7 +52,7 @@ final class SDPTests: XCTestCase {
         func reason(_ text: String) -> String {
             do { _ = try SDPAnswer(text, offer: offer); return "accepted" } catch { return "\(error)" }
         }
-        XCTAssertTrue(reason("v=0\nc=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 9\na=rtpmap:9 G722/8000\n").contains("none of its codecs"))
+        XCTAssertTrue(reason("v=0\nc=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 18\na=rtpmap:18 G729/8000\n").contains("none of its codecs"))
         XCTAssertTrue(reason("v=0\nc=IN IP4 10.0.0.1\nm=audio 0 RTP/AVP 0\n").contains("declined"))
         XCTAssertTrue(reason("v=0\nc=IN IP4 10.0.0.1\nm=video 4000 RTP/AVP 96\n").contains("no audio"))
         XCTAssertTrue(reason("v=0\nm=audio 4000 RTP/AVP 0\n").contains("no connection address"))
@@ -60,5 +63,15 @@ final class SDPTests: XCTestCase {
         // A dynamic type is PCMA only by its rtpmap; an unknown dynamic type is not.
         XCTAssertEqual(try SDPAnswer("c=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 96\na=rtpmap:96 PCMA/8000\n", offer: offer).codec, .pcma)
         XCTAssertTrue(reason("c=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 96\n").contains("none of its codecs"))
+    }
+
+    func testOpusUnderThePhonesOwnPayloadTypeAndG722() throws {
+        let opus = try SDPAnswer("c=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 96 101\na=rtpmap:96 opus/48000/2\na=rtpmap:101 telephone-event/8000\n", offer: offer)
+        XCTAssertEqual(opus.codec, .opus)
+        XCTAssertEqual(opus.payloadType, 96, "sent with the phone's number for it")
+        let g722 = try SDPAnswer("c=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 9 0\n", offer: offer)
+        XCTAssertEqual(g722.codec, .g722)
+        XCTAssertEqual(SIPCodec.g722.sampleRate, 16000)
+        XCTAssertEqual(SIPCodec.g722.clockRate, 8000)
     }
 }
