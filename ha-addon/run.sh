@@ -101,7 +101,7 @@ def keys_of_options: {
   mqtt: "mqtt", mqtt_topic: "mqtt-topic", mqtt_trust_ca: "mqtt-trust-ca", mqtt_retain_snapshot: "mqtt-retain-snapshot",
   rtsp_port: "rtsp-port", rtsp_user: "rtsp-user", gst_debug: "gst-debug",
   sip_ring: "sip-ring", sip_registrar: "sip-registrar", sip_user: "sip-user", sip_address: "sip-address",
-  sip_port: "sip-port", sip_transport: "sip-transport", sip_open_key: "sip-open-key"
+  sip_port: "sip-port", sip_transport: "sip-transport", sip_open_key: "sip-open-key", sip_audio_only: "sip-audio-only"
 };
 # Written only with a recording: without one they are a usage error.
 def recording_keys: {keep_days: "keep-days", keep_gb: "keep-gb", min_free_gb: "min-free-gb"};

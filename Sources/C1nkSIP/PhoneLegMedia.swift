@@ -33,6 +33,14 @@ public final class PhoneLegMedia {
     public private(set) var doorVoiceSource: Element?
     /// The phone's voice, 48 kHz mono S16 (`voiceCaps`), each buffer on the streaming thread; set before `start`.
     public var onVoice: (@Sendable (UnsafeMutablePointer<GstBuffer>) -> Void)?
+    /// The door's video RTP caps as the call receives them, for a phone that takes video; set before `start`.
+    public var seeing: String?
+    /// Where the door's video RTP goes, once started with video.
+    public internal(set) var doorVideoSource: Element?
+    /// The video's depayloader: its source pad carries whole frames out and the phone's keyframe requests in.
+    public internal(set) var doorVideoDepayloader: Element?
+    /// The port pair offered for the door's video, when reserved (`video: true`).
+    public let videoPort: Int?
     public static let voiceCaps = "audio/x-raw,format=S16LE,layout=interleaved,rate=48000,channels=1"
 
     private var pipeline: Pipeline?
@@ -44,13 +52,14 @@ public final class PhoneLegMedia {
         public let description: String
     }
 
-    /// Reserves a port pair on `address` (numeric IPv4) for the phone leg.
-    public init(address: String) throws {
-        guard let port = RTPPortPair.find(on: address) else {
+    /// Reserves a port pair on `address` (numeric IPv4) for the phone leg's audio, and one for video with `video`.
+    public init(address: String, video: Bool = false) throws {
+        guard let port = RTPPortPair.find(on: address), let videoPort = video ? RTPPortPair.find(on: address) : 0 else {
             throw Failure(description: "no free UDP port pair for RTP on \(address): free some ports or give another --sip-address")
         }
         self.address = address
         self.port = port
+        self.videoPort = video ? videoPort : nil
     }
 
     deinit { stop() }
@@ -66,7 +75,7 @@ public final class PhoneLegMedia {
     }
 
     /// The fixed description for `codec` and what the phone hears; nothing in it comes from the phone or the door.
-    static func description(_ codec: SIPCodec, hearing doorDecoder: String? = nil) -> String {
+    static func description(_ codec: SIPCodec, hearing doorDecoder: String? = nil, video: SIPVideoCodec? = nil) -> String {
         let (encoder, payloader, depayloader, decoder) = codec.elements
         // 20 ms a packet, as every phone expects; Opus's frames are 20 ms already.
         let ptime = codec == .opus ? "" : " min-ptime=20000000 max-ptime=20000000"
@@ -86,7 +95,7 @@ public final class PhoneLegMedia {
             \(depayloader) name=depay ! \(decoder) ! audioconvert ! audioresample ! \(voiceCaps) \
             ! fakesink name=heard sync=false async=false
             rtpdtmfdepay name=keys ! fakesink sync=false async=false
-            """
+            """ + (video.map(videoDescription) ?? "")
     }
 
     /// Starts sending to and receiving from the phone as `answer` says.
@@ -101,8 +110,9 @@ public final class PhoneLegMedia {
             doorCaps = parsed
             doorDecoder = decoder
         }
+        let video = videoPlan(answer)
         var error: UnsafeMutablePointer<GError>?
-        guard let parsed = gst_parse_launch(Self.description(answer.codec, hearing: doorDecoder), &error), error == nil else {
+        guard let parsed = gst_parse_launch(Self.description(answer.codec, hearing: doorDecoder, video: video?.codec), &error), error == nil else {
             let message = error.map { String(cString: $0.pointee.message) } ?? "unknown error"
             if error != nil { g_error_free(error) }
             throw Failure(description: "the phone leg's pipeline did not build (\(message)): install \(answer.codec.package) (scripts/install-deps)")
@@ -126,7 +136,9 @@ public final class PhoneLegMedia {
         let eventTypes = Set([SDPOffer.telephoneEventPayloadType] + (answer.telephoneEventPayloadType.map { [$0] } ?? []))
         let voiceCaps = "application/x-rtp,media=audio,clock-rate=\(answer.codec.clockRate),encoding-name=\(answer.codec.rawValue)"
         let eventCaps = "application/x-rtp,media=audio,clock-rate=8000,encoding-name=TELEPHONE-EVENT"
-        signals.append(SignalConnection.connectReturning(rtpbin.object, "request-pt-map") { (_: UInt32, type: UInt32) in
+        // Session 0 is the voice; the door's video (session 1) is only sent: a phone's camera is dropped unmapped.
+        signals.append(SignalConnection.connectReturning(rtpbin.object, "request-pt-map") { (session: UInt32, type: UInt32) in
+            guard session == 0 else { return nil }
             let known = voiceTypes.contains(Int(type)) ? voiceCaps : eventTypes.contains(Int(type)) ? eventCaps : nil
             return known.flatMap { gst_caps_from_string("\($0),payload=\(type)") }.map { PointerCast.raw($0) }
         })
@@ -185,7 +197,9 @@ public final class PhoneLegMedia {
             stop()
             throw Failure(description: "the phone leg's pipeline did not start: is UDP port \(port) or \(port + 1) on \(address) taken?")
         }
-        for (source, sink) in [(rtpSource, rtpSink), (rtcpSource, rtcpSink)] {
+        var pairs = [(rtpSource, rtpSink), (rtcpSource, rtcpSink)]
+        if let video { pairs += startVideo(video, in: pipeline) }
+        for (source, sink) in pairs {
             guard let socket = GObjectReference(property: "used-socket", of: source.object) else { continue }
             sink[bool: "close-socket"] = false
             c1nk_object_set_pointer(sink.object, "socket", socket.object)
@@ -194,7 +208,8 @@ public final class PhoneLegMedia {
             stop()
             throw Failure(description: "the phone leg's pipeline did not start: is UDP port \(port) or \(port + 1) on \(address) taken?")
         }
-        Log.sip.info("phone leg media: \(answer.codec.rawValue) from \(address):\(port) to \(answer.address):\(answer.port)")
+        Log.sip.info("phone leg media: \(answer.codec.rawValue) from \(address):\(port) to \(answer.address):\(answer.port)"
+                     + (video.map { ", the door's \($0.codec.rawValue) video to \($0.answer.address):\($0.answer.port)" } ?? ""))
     }
 
     /// Whether RTP and RTCP leave from the ports they arrive on (symmetric RTP).
@@ -217,6 +232,8 @@ public final class PhoneLegMedia {
         if let pipeline { _ = pipeline.setState(GST_STATE_NULL) }
         pipeline = nil
         doorVoiceSource = nil
+        doorVideoSource = nil
+        doorVideoDepayloader = nil
     }
 
     /// rtpdtmfdepay's `dtmf-event` message, posted when a press starts.

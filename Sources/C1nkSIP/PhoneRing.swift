@@ -26,14 +26,15 @@ public final class PhoneRing {
     private var phones: [SIPAgent.CallID: SIPURI] = [:]
     public var winnerMedia: PhoneLegMedia? { group.winner.flatMap { media[$0] } }
 
-    /// Rings `uris` from `address` (the numeric address the phones send their audio to).
-    public init(agent: SIPAgent, uris: [SIPURI], address: String) {
+    /// Rings `uris` from `address` (the numeric address the phones send their audio to); with
+    /// `video`, the door's video is offered too (send-only).
+    public init(agent: SIPAgent, uris: [SIPURI], address: String, video: Bool = false) {
         self.agent = agent
         var calls: [SIPAgent.CallID] = []
         for uri in uris {
             do {
-                let leg = try PhoneLegMedia(address: address)
-                let offer = SDPOffer(address: address, port: leg.port, sessionID: .random(in: 1...UInt32.max))
+                let leg = try PhoneLegMedia(address: address, video: video)
+                let offer = SDPOffer(address: address, port: leg.port, sessionID: .random(in: 1...UInt32.max), videoPort: leg.videoPort)
                 guard let call = agent.call(uri, offer: offer) else { continue }
                 media[call] = leg
                 phones[call] = uri

@@ -14,6 +14,17 @@ public struct SDPAnswer: Equatable, Sendable {
     public let payloadType: Int
     /// The phone's payload type for RFC 4733 telephone-events, when it takes them.
     public let telephoneEventPayloadType: Int?
+    /// Where the door's video goes, when we offered it and the phone takes one of its codecs.
+    public let video: Video?
+
+    public struct Video: Equatable, Sendable {
+        public let address: String
+        public let port: Int
+        public let rtcpPort: Int
+        public let codec: SIPVideoCodec
+        /// The phone's payload type for `codec`: what the video is sent with.
+        public let payloadType: Int
+    }
 
     public struct Unusable: Error, Equatable, CustomStringConvertible {
         public let description: String
@@ -32,6 +43,12 @@ public struct SDPAnswer: Equatable, Sendable {
         var rtcpPort: Int?
         var inAudio = false
         var sawAudio = false
+        var inVideo = false
+        var sawVideo = false
+        var videoLine: (port: Int, types: [Int])?
+        var videoAddress: String?
+        var videoRtpmaps: [Int: String] = [:]
+        var videoRTCPPort: Int?
         for line in lines {
             guard line.count >= 2, line.dropFirst().first == "=" else { continue }
             let value = line.dropFirst(2)
@@ -39,6 +56,14 @@ public struct SDPAnswer: Equatable, Sendable {
             case "m":
                 let fields = value.split(separator: " ")
                 inAudio = !sawAudio && fields.first == "audio"
+                inVideo = !sawVideo && fields.first == "video"
+                if inVideo {
+                    sawVideo = true
+                    if fields.count >= 4, let port = Int(fields[1]), (0...65535).contains(port) {
+                        videoLine = (port, fields.dropFirst(3).compactMap { Int($0) })
+                    }
+                    continue
+                }
                 guard inAudio else { continue }
                 sawAudio = true
                 guard fields.count >= 4, let port = Int(fields[1]), (0...65535).contains(port) else {
@@ -50,7 +75,16 @@ public struct SDPAnswer: Equatable, Sendable {
                 guard fields.count == 3, fields[0] == "IN", let address = Self.numericAddress(fields[2]) else {
                     throw unusable("a c= line without a numeric address")
                 }
-                if audio == nil { sessionAddress = address } else if inAudio { audioAddress = address }
+                if !sawAudio && !sawVideo { sessionAddress = address } else if inAudio { audioAddress = address } else if inVideo { videoAddress = address }
+            case "a" where inVideo:
+                if value.hasPrefix("rtpmap:") {
+                    let fields = value.dropFirst(7).split(separator: " ", maxSplits: 1)
+                    if fields.count == 2, let type = Int(fields[0]) {
+                        videoRtpmaps[type] = fields[1].split(separator: "/").first.map { $0.uppercased() }
+                    }
+                } else if value.hasPrefix("rtcp:") {
+                    videoRTCPPort = value.dropFirst(5).split(separator: " ").first.flatMap { Int($0) }
+                }
             case "a" where inAudio:
                 if value.hasPrefix("rtpmap:") {
                     let fields = value.dropFirst(7).split(separator: " ", maxSplits: 1)
@@ -82,6 +116,22 @@ public struct SDPAnswer: Equatable, Sendable {
         self.rtcpPort = rtcpPort.flatMap { (1...65535).contains($0) ? $0 : nil } ?? min(audio.port + 1, 65535)
         self.codec = chosen
         self.telephoneEventPayloadType = audio.types.first { rtpmaps[$0] == "TELEPHONE-EVENT" }
+        // Video only when offered, taken (port not 0) and in one of our codecs; else the call is audio only.
+        if offer.videoPort != nil, let videoLine, videoLine.port != 0, let videoHost = videoAddress ?? sessionAddress {
+            func videoCodec(for type: Int) -> SIPVideoCodec? {
+                if let name = videoRtpmaps[type] { return offer.videoCodecs.first { $0.rawValue == name } }
+                return offer.videoCodecs.first { $0.payloadType == type }
+            }
+            if let type = videoLine.types.first(where: { videoCodec(for: $0) != nil }), let codec = videoCodec(for: type) {
+                video = Video(address: videoHost, port: videoLine.port,
+                              rtcpPort: videoRTCPPort.flatMap { (1...65535).contains($0) ? $0 : nil } ?? min(videoLine.port + 1, 65535),
+                              codec: codec, payloadType: (0...127).contains(type) ? type : codec.payloadType)
+            } else {
+                video = nil
+            }
+        } else {
+            video = nil
+        }
     }
 
     /// `text` when it is a numeric IPv4 or IPv6 address (no names: the answer must not make us look anything up).

@@ -10,12 +10,18 @@ public struct SDPOffer: Equatable, Sendable {
     public let codecs: [SIPCodec]
     /// The o= line's session id; one per call.
     public let sessionID: UInt32
+    /// The door's video offered on this port (RTCP on the next), send-only; nil: audio only.
+    public let videoPort: Int?
+    public let videoCodecs: [SIPVideoCodec]
 
-    public init(address: String, port: Int, codecs: [SIPCodec] = SIPCodec.allCases, sessionID: UInt32) {
+    public init(address: String, port: Int, codecs: [SIPCodec] = SIPCodec.allCases, sessionID: UInt32,
+                videoPort: Int? = nil, videoCodecs: [SIPVideoCodec] = SIPVideoCodec.allCases) {
         self.address = address
         self.port = port
         self.codecs = codecs
         self.sessionID = sessionID
+        self.videoPort = videoPort
+        self.videoCodecs = videoCodecs
     }
 
     /// `IP6` for an IPv6 address, `IP4` otherwise.
@@ -39,6 +45,16 @@ public struct SDPOffer: Equatable, Sendable {
             "a=ptime:20",
             "a=sendrecv",
         ]
+        if let videoPort, !videoCodecs.isEmpty {
+            // The door's video only: we send it, the phone's camera has nowhere to go.
+            lines.append("m=video \(videoPort) RTP/AVP \(videoCodecs.map { String($0.payloadType) }.joined(separator: " "))")
+            for codec in videoCodecs {
+                lines.append("a=rtpmap:\(codec.payloadType) \(codec.rawValue)/90000")
+                if let fmtp = codec.fmtp { lines.append("a=fmtp:\(codec.payloadType) \(fmtp)") }
+                lines.append("a=rtcp-fb:\(codec.payloadType) nack pli")
+            }
+            lines.append("a=sendonly")
+        }
         return lines.joined(separator: "\r\n") + "\r\n"
     }
 }

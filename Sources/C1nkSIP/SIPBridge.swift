@@ -23,6 +23,8 @@ public final class SIPBridge {
         public var user: String?
         public var password: String?
         public var openKey: Character
+        /// Whether the door's video is offered to the phones (a video phone shows it; others decline it).
+        public var video = true
         /// The registration's lifetime asked of the registrar; the stack refreshes it before.
         public var expires = 300
 
@@ -106,7 +108,7 @@ public final class SIPBridge {
     }
 
     private func ringPhones(for callId: String) {
-        let phones = PhoneRing(agent: agent, uris: settings.ring, address: settings.address)
+        let phones = PhoneRing(agent: agent, uris: settings.ring, address: settings.address, video: settings.video)
         phones.prepare = { [weak self] media in self?.prepareMedia?(media) }
         phones.onOutcome = { [weak self, weak phones] outcome in
             guard let self, let phones, ring === phones else { return }

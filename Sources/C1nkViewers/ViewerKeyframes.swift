@@ -7,8 +7,8 @@ import Synchronization
 /// an upstream force-key-unit event toward the viewer's payloader) sent on
 /// to the door, and the viewer's video held back until the door's keyframe
 /// comes: the browser gets nothing rather than a frame it cannot decode.
-/// One per viewer; the rate toward the door is the call's (`KeyframePacer`).
-final class ViewerKeyframes: Sendable {
+/// One per viewer (a SIP video phone is one too); the rate toward the door is the call's (`KeyframePacer`).
+public final class ViewerKeyframes: Sendable {
     /// True until a keyframe passes: at the viewer's start and after each request.
     private let waiting = Atomic<Bool>(true)
     /// A request is on its way to the main context: more wait for it, not beside it.
@@ -18,11 +18,13 @@ final class ViewerKeyframes: Sendable {
     /// The door's frames not sent to this browser while it waited for a keyframe.
     let held = FrameCounter()
 
+    public init() {}
+
     /// A probe on the depayloader's source pad: its buffers are whole frames
     /// (a delta unit is not a keyframe), and the payloader's upstream events
     /// pass it on their way to the appsrc, which would drop them. Streaming
     /// threads: nothing blocks; `forward` runs on the main context.
-    func attach(to pad: Pad, forward: @escaping @Sendable () -> Void) {
+    public func attach(to pad: Pad, forward: @escaping @Sendable () -> Void) {
         pad.addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)) { [self] info in
             if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
                 guard let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }

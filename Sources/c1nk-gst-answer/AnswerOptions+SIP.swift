@@ -11,8 +11,9 @@ struct SIPCommandOptions {
     var port = 5060
     var transport = "udp"
     var openKey: Character = "#"
+    var audioOnly = false
     /// Whether any option other than --sip-ring was given (they need it).
-    var anyGiven: Bool { registrar != nil || user != nil || passwordFile != nil || address != nil || port != 5060 || transport != "udp" || openKey != "#" }
+    var anyGiven: Bool { registrar != nil || user != nil || passwordFile != nil || address != nil || port != 5060 || transport != "udp" || openKey != "#" || audioOnly }
 }
 
 extension AnswerOption {
@@ -70,6 +71,11 @@ extension AnswerOption {
                          }
                          c.sip.openKey = key
                      }, show: { String($0.sip.openKey) }),
+        AnswerOption(name: "sip-audio-only", kind: .flag,
+                     help: ["offer the phones no video (by default the door's video is offered, and a video",
+                            "phone that takes its codec shows it)"],
+                     apply: { c, v in c.sip.audioOnly = try bool(v, "--sip-audio-only") },
+                     show: { $0.sip.audioOnly ? "true" : "false" }),
     ])
 
     static func sipURI(_ text: String, _ option: String) throws -> SIPURI {
@@ -81,7 +87,7 @@ extension SIPCommandOptions {
     /// Options that do not go together (a usage error, exit 2), or nil.
     var usageProblem: String? {
         if ring.isEmpty {
-            return anyGiven ? "--sip-registrar, --sip-user, --sip-password-file, --sip-address, --sip-port, --sip-transport and --sip-open-key need --sip-ring URI too" : nil
+            return anyGiven ? "--sip-registrar, --sip-user, --sip-password-file, --sip-address, --sip-port, --sip-transport, --sip-open-key and --sip-audio-only need --sip-ring URI too" : nil
         }
         if registrar != nil, user == nil || passwordFile == nil {
             return "--sip-registrar needs --sip-user NAME and --sip-password-file PATH too"
@@ -107,7 +113,9 @@ extension SIPCommandOptions {
         if let usageProblem { throw ArgumentReader.UsageError(usageProblem) }
         guard !ring.isEmpty, let address = localAddress else { return nil }
         let password = try passwordFile.map(SIPPasswordFile.read)
-        return try SIPBridge(settings: SIPBridge.Settings(ring: ring, address: address, port: port, transport: transport,
-                                                          registrar: registrar, user: user, password: password, openKey: openKey))
+        var settings = SIPBridge.Settings(ring: ring, address: address, port: port, transport: transport,
+                                          registrar: registrar, user: user, password: password, openKey: openKey)
+        settings.video = !audioOnly
+        return try SIPBridge(settings: settings)
     }
 }

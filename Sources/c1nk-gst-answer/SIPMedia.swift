@@ -5,8 +5,8 @@ import C1nkMedia
 import C1nkSIP
 import C1nkViewers
 
-/// The call's voice to and from the phone that took it over SIP: a
-/// `CallTap` copies the door's audio RTP into the phone leg (decoded and
+/// The call's voice to and from the phone that took it over SIP, and the
+/// door's video to a video phone: a `CallTap` copies the door's RTP into the phone leg (decoded and
 /// re-encoded there as G.711), and the phone's voice goes into the call's
 /// talk input (`WebTalk`), through the same echo canceller, gate and mute as
 /// the wall's microphone. The door's voice reaches the phone once the call
@@ -53,8 +53,9 @@ final class SIPMedia {
 
     private func prepare(_ media: PhoneLegMedia) {
         end()
-        let known = answerer.currentSession?.inputs.pad(for: "audio")?.currentCaps?.description
-        media.hearing = .door(caps: known ?? Self.assumedDoorAudio)
+        let inputs = answerer.currentSession?.inputs
+        media.hearing = .door(caps: inputs?.pad(for: "audio")?.currentCaps?.description ?? Self.assumedDoorAudio)
+        media.seeing = inputs?.pad(for: "video")?.currentCaps?.description
         let route = talk
         media.onVoice = { route.push($0) }
     }
@@ -66,6 +67,13 @@ final class SIPMedia {
         self.tap = tap
         tap.add(Self.tapName, media: "audio", source: source)
         talk.set(tap.talkInput)
+        if let video = leg.doorVideoSource, let frames = leg.doorVideoDepayloader?.staticPad("src") {
+            // The phone starts mid-stream: nothing until the door's keyframe, asked for now and whenever
+            // the phone asks (paced with the browsers').
+            ViewerKeyframes().attach(to: frames) { [weak tap] in tap?.requestKeyframe() }
+            tap.add(Self.tapName, media: "video", source: video)
+            tap.requestKeyframe()
+        }
     }
 
     private func end() {

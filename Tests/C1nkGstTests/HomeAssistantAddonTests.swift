@@ -125,7 +125,7 @@ final class HomeAssistantAddonTests: XCTestCase {
                    "rtsp_port": 8554, "rtsp_user": "viewer", "rtsp_password": "rtsp secret", "gst_debug": "c1nk*:5",
                    "sip_ring": ["sip:**9@192.168.178.1", "sip:phone@192.168.1.30:5062"], "sip_registrar": "sip:192.168.178.1",
                    "sip_user": "tuer620", "sip_password": "sip secret", "sip_address": "127.0.0.1", "sip_port": 5070,
-                   "sip_transport": "tcp", "sip_open_key": "#"]
+                   "sip_transport": "tcp", "sip_open_key": "#", "sip_audio_only": true]
             return all
         }
         XCTAssertEqual(Set(all.keys), schema, "the sample sets every option of config.yaml")

@@ -4,6 +4,8 @@ import XCTest
 @testable import C1nkDoor
 @testable import C1nkGLib
 @testable import C1nkLocal
+@testable import C1nkProbes
+import CGStreamer
 @testable import C1nkSIP
 
 /// `c1nk-gst-answer --sip-ring` as a user runs it: the simulated door rings
@@ -115,6 +117,52 @@ final class SIPCommandTests: XCTestCase {
             AnswerCommandTests.names(AnswerCommandTests.events(in: events)).contains("sip-registered")
         }
         XCTAssertTrue(kamailio.log.contains("registered sip:door@127.0.0.1"), kamailio.log.suffix(1000).description)
+        command.signal(SIGTERM)
+        XCTAssertEqual(command.wait(), 0, command.stderr)
+    }
+
+    func testAVideoPhoneSeesTheDoorsVideoPassedOnWithoutReencoding() throws {
+        Log.echoToStandardError = false
+        defer { Log.echoToStandardError = true }
+        GStreamer.initialize()
+        guard let phonePort = RTPPortPair.find(on: "127.0.0.1"), let videoPort = RTPPortPair.find(on: "127.0.0.1") else {
+            throw XCTSkip("no free loopback UDP port")
+        }
+        // The video phone's screen: the door's VP8 as the phone receives it, decoded here.
+        let screen = Pipeline(retaining: try XCTUnwrap(gst_parse_launch("""
+            udpsrc address=127.0.0.1 port=\(videoPort) caps="application/x-rtp,media=video,clock-rate=90000,encoding-name=VP8,payload=96" \
+            ! rtpvp8depay ! vp8dec ! fakesink name=screen sync=false async=false
+            """, nil)))
+        defer { _ = screen.setState(GST_STATE_NULL) }
+        let frames = FrameCounter()
+        screen.element(named: "screen")?.staticPad("sink")?.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { _ in
+            frames.value.add(1, ordering: .relaxed)
+            return GST_PAD_PROBE_OK
+        }
+        XCTAssertTrue(screen.setState(GST_STATE_PLAYING))
+        let sipp = try SIPp(SIPpScenario.videoPhone(videoPort: videoPort, delay: 1500), calls: 1, port: phonePort)
+        defer { sipp.stop() }
+        XCTAssertTrue(sipp.waitUntilListening(on: phonePort), sipp.output)
+        var doorEvents: [SimulatedDoor.Event] = []
+        let (server, door) = try AnswerCommandTests.serverAndDoor { doorEvents.append($0) }
+        defer { door.stop(); server.stop() }
+        let events = temporaryDirectory() + "/events.jsonl"
+        guard let sipPort = RTPPortPair.find(on: "127.0.0.1") else { throw XCTSkip("no free loopback UDP port") }
+        let command = try AnswerCommandTests.Command("c1nk-gst-answer", [
+            "--server", server.url, "--events", events, "--device-id-file", temporaryDirectory() + "/id",
+            "--stun", "none", "--ice-local-ip", "127.0.0.1", "--sink", "fakesink", "--audio-sink", "fakesink",
+            "--audio-source", "audiotestsrc is-live=true wave=silence", "--ringtone", "none",
+            "--sip-ring", "sip:phone@127.0.0.1:\(phonePort)", "--sip-address", "127.0.0.1", "--sip-port", String(sipPort)])
+        defer { if command.process.isRunning { command.signal(SIGKILL); _ = command.wait() } }
+        func names() -> [String] { AnswerCommandTests.names(AnswerCommandTests.events(in: events)) }
+        waitUntil("answerer connected") { door.isReady && server.connectedAppIds.count == 1 }
+        door.ring()
+        waitUntil("the video phone took the call", timeout: 20) { names().contains("accepted") }
+        // 30 fps: a second and a half of the door's video decoded at the phone, from a keyframe on.
+        waitUntil("the door's video at the video phone", timeout: 15) { frames.value.load(ordering: .relaxed) >= 45 }
+        XCTAssertGreaterThanOrEqual(frames.value.load(ordering: .relaxed), 45, command.stderr.suffix(1500).description)
+        door.hangup()
+        XCTAssertEqual(sipp.wait(timeout: 15), 0, "SIPp took our BYE: \(sipp.output.suffix(1500)) \(sipp.errors.suffix(1500))")
         command.signal(SIGTERM)
         XCTAssertEqual(command.wait(), 0, command.stderr)
     }

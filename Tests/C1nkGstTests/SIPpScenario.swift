@@ -70,6 +70,54 @@ enum SIPpScenario {
     """
 
 
+    /// A video phone that answers after `delay` ms (the door's video has started by then): PCMU,
+    /// and VP8 to `videoPort`, where the test decodes it; then takes the BYE that follows.
+    static func videoPhone(videoPort: Int, delay: Int) -> String {
+        """
+        <?xml version="1.0" encoding="ISO-8859-1" ?>
+        <scenario name="a video phone">
+          <recv request="INVITE"/>
+          <pause milliseconds="\(delay)"/>
+          <send><![CDATA[
+
+        SIP/2.0 200 OK
+        [last_Via:]
+        [last_From:]
+        [last_To:];tag=[pid]v[call_number]
+        [last_Call-ID:]
+        [last_CSeq:]
+        Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
+        Content-Type: application/sdp
+        Content-Length: [len]
+
+        v=0
+        o=- 1 1 IN IP4 [local_ip]
+        s=-
+        c=IN IP4 [local_ip]
+        t=0 0
+        m=audio [media_port] RTP/AVP 0
+        a=rtpmap:0 PCMU/8000
+        m=video \(videoPort) RTP/AVP 96
+        a=rtpmap:96 VP8/90000
+        a=recvonly
+        ]]></send>
+          <recv request="ACK"/>
+          <recv request="BYE"/>
+          <send><![CDATA[
+
+        SIP/2.0 200 OK
+        [last_Via:]
+        [last_From:]
+        [last_To:]
+        [last_Call-ID:]
+        [last_CSeq:]
+        Content-Length: 0
+
+        ]]></send>
+        </scenario>
+        """
+    }
+
     /// A phone that answers with G.729 alone (none of our codecs), then takes the BYE that follows.
     static let answersWithoutOurCodecs = """
     <?xml version="1.0" encoding="ISO-8859-1" ?>

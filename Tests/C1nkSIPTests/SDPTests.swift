@@ -65,6 +65,24 @@ final class SDPTests: XCTestCase {
         XCTAssertTrue(reason("c=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 96\n").contains("none of its codecs"))
     }
 
+    func testTheDoorsVideoIsOfferedSendOnlyAndTakenInOneOfItsCodecs() throws {
+        let offer = SDPOffer(address: "127.0.0.1", port: 40000, sessionID: 7, videoPort: 40002)
+        XCTAssertTrue(offer.text.contains("m=video 40002 RTP/AVP 97 96\r\n"))
+        XCTAssertTrue(offer.text.contains("a=rtpmap:96 VP8/90000\r\na=rtcp-fb:96 nack pli\r\n"))
+        XCTAssertTrue(offer.text.contains("a=fmtp:97 packetization-mode=1;profile-level-id=42e01f\r\n"))
+        XCTAssertTrue(offer.text.hasSuffix("a=sendonly\r\n"))
+        XCTAssertFalse(self.offer.text.contains("m=video"), "no video unless a port is given")
+        let audio = "v=0\nc=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 0\n"
+        let vp8 = try SDPAnswer(audio + "m=video 4002 RTP/AVP 100\nc=IN IP4 10.0.0.7\na=rtpmap:100 VP8/90000\n", offer: offer)
+        let video = try XCTUnwrap(vp8.video)
+        XCTAssertEqual([video.address, "\(video.port)", "\(video.rtcpPort)", video.codec.rawValue, "\(video.payloadType)"],
+                       ["10.0.0.7", "4002", "4003", "VP8", "100"])
+        XCTAssertEqual(vp8.address, "10.0.0.1", "the audio's address stays its own")
+        XCTAssertNil(try SDPAnswer(audio + "m=video 0 RTP/AVP 96\n", offer: offer).video, "declined")
+        XCTAssertNil(try SDPAnswer(audio + "m=video 4002 RTP/AVP 98\na=rtpmap:98 H265/90000\n", offer: offer).video, "no codec in common")
+        XCTAssertNil(try SDPAnswer(audio + "m=video 4002 RTP/AVP 96\n", offer: self.offer).video, "not offered")
+    }
+
     func testOpusUnderThePhonesOwnPayloadTypeAndG722() throws {
         let opus = try SDPAnswer("c=IN IP4 10.0.0.1\nm=audio 4000 RTP/AVP 96 101\na=rtpmap:96 opus/48000/2\na=rtpmap:101 telephone-event/8000\n", offer: offer)
         XCTAssertEqual(opus.codec, .opus)
