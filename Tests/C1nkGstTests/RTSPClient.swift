@@ -15,10 +15,13 @@ final class RTSPClient {
     private let audio = AudioPeaks()
 
     init(url: String, protocols: String = "tcp") throws {
+        // async=false: neither sink waits in preroll for the other. With it, a video sink that prerolled
+        // first held its stream (and, over TCP, rtspsrc's one reading thread) until the audio's sink
+        // prerolled too: the client took one frame and stalled whenever the audio came late.
         let description = "rtspsrc name=s location=\(url) latency=100 protocols=\(protocols)"
-            + " s. ! application/x-rtp,media=video ! identity name=packets ! decodebin ! identity name=frames ! fakesink sync=false"
+            + " s. ! application/x-rtp,media=video ! identity name=packets ! decodebin ! identity name=frames ! fakesink sync=false async=false"
             + " s. ! application/x-rtp,media=audio ! decodebin ! audioconvert ! audio/x-raw,format=S16LE"
-            + " ! identity name=voice ! fakesink sync=false"
+            + " ! identity name=voice ! fakesink sync=false async=false"
         pipeline = Pipeline(retaining: try XCTUnwrap(gst_parse_launch(description, nil)))
         frames = countBuffers(atElementNamed: "frames", in: pipeline.pointer)
         videoPackets = countBuffers(atElementNamed: "packets", in: pipeline.pointer)
