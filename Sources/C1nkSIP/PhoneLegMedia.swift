@@ -13,6 +13,9 @@ public final class PhoneLegMedia {
     /// The local side, known before the offer is sent.
     public let address: String
     public let port: Int
+    /// Whether `peakHeard` and `buffersHeard` are kept (a scan of each buffer and a post to the
+    /// main context); set before `start`. The bridge needs neither and turns it off.
+    public var measuresHeard = true
     /// The largest sample (0…32767) heard from the phone so far, and how many buffers.
     public private(set) var peakHeard = 0
     public private(set) var buffersHeard = 0
@@ -165,8 +168,10 @@ public final class PhoneLegMedia {
         })
         if let sink = heard.staticPad("sink") {
             let voice = onVoice
+            let measures = measuresHeard
             let id = sink.addProbe(GST_PAD_PROBE_TYPE_BUFFER) { [weak self] info in
                 if let voice, let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) { voice(buffer) }
+                guard measures else { return GST_PAD_PROBE_OK }
                 let peak = PhoneLegMedia.peak(of: info)
                 MainContext.post { [weak self] in
                     guard let self else { return }

@@ -77,23 +77,9 @@ public struct SDPAnswer: Equatable, Sendable {
                 }
                 if !sawAudio && !sawVideo { sessionAddress = address } else if inAudio { audioAddress = address } else if inVideo { videoAddress = address }
             case "a" where inVideo:
-                if value.hasPrefix("rtpmap:") {
-                    let fields = value.dropFirst(7).split(separator: " ", maxSplits: 1)
-                    if fields.count == 2, let type = Int(fields[0]) {
-                        videoRtpmaps[type] = fields[1].split(separator: "/").first.map { $0.uppercased() }
-                    }
-                } else if value.hasPrefix("rtcp:") {
-                    videoRTCPPort = value.dropFirst(5).split(separator: " ").first.flatMap { Int($0) }
-                }
+                Self.attribute(value, rtpmaps: &videoRtpmaps, rtcpPort: &videoRTCPPort)
             case "a" where inAudio:
-                if value.hasPrefix("rtpmap:") {
-                    let fields = value.dropFirst(7).split(separator: " ", maxSplits: 1)
-                    if fields.count == 2, let type = Int(fields[0]) {
-                        rtpmaps[type] = fields[1].split(separator: "/").first.map { $0.uppercased() }
-                    }
-                } else if value.hasPrefix("rtcp:") {
-                    rtcpPort = value.dropFirst(5).split(separator: " ").first.flatMap { Int($0) }
-                }
+                Self.attribute(value, rtpmaps: &rtpmaps, rtcpPort: &rtcpPort)
             default:
                 continue
             }
@@ -131,6 +117,18 @@ public struct SDPAnswer: Equatable, Sendable {
             }
         } else {
             video = nil
+        }
+    }
+
+    /// An a= line of a media section: its rtpmap (type → encoding name, uppercased) or its rtcp port.
+    private static func attribute(_ value: Substring, rtpmaps: inout [Int: String], rtcpPort: inout Int?) {
+        if value.hasPrefix("rtpmap:") {
+            let fields = value.dropFirst(7).split(separator: " ", maxSplits: 1)
+            if fields.count == 2, let type = Int(fields[0]) {
+                rtpmaps[type] = fields[1].split(separator: "/").first.map { $0.uppercased() }
+            }
+        } else if value.hasPrefix("rtcp:") {
+            rtcpPort = value.dropFirst(5).split(separator: " ").first.flatMap { Int($0) }
         }
     }
 

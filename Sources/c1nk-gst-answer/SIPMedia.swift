@@ -58,6 +58,7 @@ final class SIPMedia {
         media.seeing = inputs?.pad(for: "video")?.currentCaps?.description
         let route = talk
         media.onVoice = { route.push($0) }
+        media.measuresHeard = false
     }
 
     /// The tap on the call's media, once both the leg and the call's session exist.
