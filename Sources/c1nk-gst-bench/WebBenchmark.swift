@@ -61,7 +61,8 @@ struct WebBenchmark {
     let options: BenchOptions
     static let password = "benchmark password"
 
-    /// Each presented frame's stamp age (ms) and the time of each new stream's first frame (unix ms).
+    /// Each frame read in the page (its sequence number, stamp age and receive age in ms, when shown, the
+    /// browser's count of frames presented) and the time of each new stream's first frame (unix ms).
     static func probe(offset: Double) -> String {
         """
         window.__bench = { first: [], frames: [], measure: false, pcs: [] };
@@ -88,7 +89,7 @@ struct WebBenchmark {
             const a = at(meta && meta.expectedDisplayTime ? meta.expectedDisplayTime : now); if (a >= 10000) return;
             const r = meta && meta.receiveTime ? at(meta.receiveTime) : -1;
             const shownAt = Math.round(performance.timeOrigin + (meta && meta.expectedDisplayTime ? meta.expectedDisplayTime : now));
-            window.__bench.frames.push([sequence, a, r < 10000 ? r : -1, shownAt]); }
+            window.__bench.frames.push([sequence, a, r < 10000 ? r : -1, shownAt, meta && meta.presentedFrames ? meta.presentedFrames : -1]); }
           function frame(v, stream) { v.requestVideoFrameCallback((now, meta) => {
               if (v.srcObject !== stream) return;
               if (!stream.__first) { stream.__first = true; window.__bench.first.push(performance.timeOrigin + now); }
@@ -149,14 +150,16 @@ struct WebBenchmark {
             let window = firstDrawn...lastDrawn
             let seconds = Double(end - start) / 1_000_000 * Double(window.count) / Double(window.count - 1)
             let shownFrames = (try page.evaluate("window.__bench.frames") as? [Any] ?? []).compactMap { ($0 as? [Any])?.compactMap { ($0 as? NSNumber)?.doubleValue } }
-                .filter { $0.count == 4 }
+                .filter { $0.count == 5 }
             let frames = shownFrames.filter { window.contains(Int($0[0])) }
             if let linkBackAt {
                 // Never back: the whole rest of the call.
                 recoveries.append((shownFrames.map { $0[3] }.filter { $0 > linkBackAt }.min() ?? Date().timeIntervalSince1970 * 1000) - linkBackAt)
             }
             stats.add(try PageVideoStats.read(page, connectionsFrom: connectionsBefore))
-            pageTallies.append(FrameTally(window: window, seconds: seconds, shown: frames.map { Int($0[0]) }))
+            // Frames the page presented between two it read count too (`FrameTally.shownSequence`).
+            let shownSequence = FrameTally.shownSequence(reads: shownFrames.map { (Int($0[0]), Int($0[4])) })
+            pageTallies.append(FrameTally(window: window, seconds: seconds, shown: shownSequence))
             ages += frames.map { $0[1] }
             received += frames.map { $0[2] }.filter { $0 >= 0 }
             try rig.hangUp()

@@ -26,6 +26,19 @@ final class FrameTallyTests: XCTestCase {
         XCTAssertEqual(FrameTally(window: 1...10, seconds: 0, shown: []).shownPerSecond, 0)
     }
 
+    func testFramesTheBrowserPresentedBetweenTwoReadsCountOnlyWhenTheCountsAgree() {
+        let reads: [(sequence: Int, presented: Int)] = [
+            (1, 10), (2, 11),
+            (4, 13),    // 3 presented, its callback missed: shown
+            (6, 14),    // 5 never presented (one frame, two numbers): lost
+            (9, 18),    // 7 and 8 presented, one more besides (a repeat): not counted
+            (10, 19), (12, -1), (14, 21)]  // no count: as read
+        let shown = FrameTally.shownSequence(reads: reads)
+        XCTAssertEqual(shown, [1, 2, 3, 4, 6, 9, 10, 12, 14])
+        XCTAssertEqual(FrameTally(window: 1...14, seconds: 1, shown: shown).intact, 9)
+        XCTAssertEqual(FrameTally.shownSequence(reads: []), [])
+    }
+
     func testCallsPoolByFramesNotByTheirPercentages() {
         let short = FrameTally(window: 1...10, seconds: 1, shown: Array(1...5))     // 50 %
         let long = FrameTally(window: 1...90, seconds: 3, shown: Array(1...90))     // 100 %
