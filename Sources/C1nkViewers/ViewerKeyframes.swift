@@ -17,6 +17,15 @@ public final class ViewerKeyframes: Sendable {
     let requests = FrameCounter()
     /// The door's frames not sent to this browser while it waited for a keyframe.
     let held = FrameCounter()
+    /// When the last keyframe went to the browser (monotonic µs).
+    private let lastKeyframe = Atomic<Int>(0)
+    /// A request this soon after a keyframe went was most likely made before
+    /// it arrived (a browser asks again every 200 ms while it waits for its
+    /// first, and its packets may come late, reordered or resent): it is
+    /// sent on, but holds nothing back. Holding then would cost a browser
+    /// that decodes that keyframe the frames until the next, up to the
+    /// call's pace (half a second).
+    static let staleRequestWindow = 0.3
 
     public init() {}
 
@@ -28,28 +37,33 @@ public final class ViewerKeyframes: Sendable {
         pad.addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_EVENT_UPSTREAM.rawValue)) { [self] info in
             if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {
                 guard let buffer = info.pointee.data?.assumingMemoryBound(to: GstBuffer.self) else { return GST_PAD_PROBE_OK }
-                return pass(isKeyframe: buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0)
+                return pass(isKeyframe: buffer.pointee.mini_object.flags & GST_BUFFER_FLAG_DELTA_UNIT.rawValue == 0, now: g_get_monotonic_time())
                     ? GST_PAD_PROBE_OK : GST_PAD_PROBE_DROP
             }
             guard let event = info.pointee.data?.assumingMemoryBound(to: GstEvent.self),
                   gst_video_event_is_force_key_unit(event) != 0 else { return GST_PAD_PROBE_OK }
-            if asked() { MainContext.post { [self] in posted.store(false, ordering: .releasing); forward() } }
+            if asked(now: g_get_monotonic_time()) { MainContext.post { [self] in posted.store(false, ordering: .releasing); forward() } }
             return GST_PAD_PROBE_DROP
         }
     }
 
-    /// The browser asked for a keyframe: its video waits for one from now
-    /// on. True when a request must be posted (none is on its way).
-    func asked() -> Bool {
+    /// The browser asked for a keyframe at `now` (monotonic µs): its video
+    /// waits for one from now on, unless one went within
+    /// `staleRequestWindow`. True when a request must be posted (none is on its way).
+    func asked(now: Int) -> Bool {
         requests.value.add(1, ordering: .relaxed)
-        waiting.store(true, ordering: .releasing)
+        if now - lastKeyframe.load(ordering: .acquiring) > Int(Self.staleRequestWindow * 1_000_000) {
+            waiting.store(true, ordering: .releasing)
+        }
         return !posted.exchange(true, ordering: .acquiringAndReleasing)
     }
 
-    /// Whether the door's frame goes to the browser: a keyframe always (and
-    /// it ends the wait), a delta frame only when no keyframe is awaited.
-    func pass(isKeyframe: Bool) -> Bool {
+    /// Whether the door's frame goes to the browser, at `now` (monotonic
+    /// µs): a keyframe always (and it ends the wait), a delta frame only
+    /// when no keyframe is awaited.
+    func pass(isKeyframe: Bool, now: Int) -> Bool {
         if isKeyframe {
+            lastKeyframe.store(now, ordering: .releasing)
             waiting.store(false, ordering: .releasing)
             return true
         }

@@ -8,17 +8,32 @@ import XCTest
 final class ViewerKeyframeTests: XCTestCase {
     func testAViewerGetsNoDeltaFrameUntilTheKeyframeAfterItsStartOrARequest() {
         let keyframes = ViewerKeyframes()
-        XCTAssertFalse(keyframes.pass(isKeyframe: false), "at the start the viewer waits for a keyframe")
-        XCTAssertTrue(keyframes.pass(isKeyframe: true))
-        XCTAssertTrue(keyframes.pass(isKeyframe: false), "after the keyframe, the delta frames go")
-        XCTAssertTrue(keyframes.asked(), "the first request is posted")
-        XCTAssertFalse(keyframes.asked(), "a second one waits for the first, not beside it")
-        XCTAssertFalse(keyframes.pass(isKeyframe: false), "after a request, delta frames are held")
-        XCTAssertFalse(keyframes.pass(isKeyframe: false))
-        XCTAssertTrue(keyframes.pass(isKeyframe: true))
-        XCTAssertTrue(keyframes.pass(isKeyframe: false))
+        let second = 1_000_000, start = 100 * second
+        XCTAssertFalse(keyframes.pass(isKeyframe: false, now: start), "at the start the viewer waits for a keyframe")
+        XCTAssertTrue(keyframes.pass(isKeyframe: true, now: start))
+        XCTAssertTrue(keyframes.pass(isKeyframe: false, now: start + second / 30), "after the keyframe, the delta frames go")
+        XCTAssertTrue(keyframes.asked(now: start + second), "the first request is posted")
+        XCTAssertFalse(keyframes.asked(now: start + second), "a second one waits for the first, not beside it")
+        XCTAssertFalse(keyframes.pass(isKeyframe: false, now: start + second), "after a request, delta frames are held")
+        XCTAssertFalse(keyframes.pass(isKeyframe: false, now: start + second))
+        XCTAssertTrue(keyframes.pass(isKeyframe: true, now: start + 2 * second))
+        XCTAssertTrue(keyframes.pass(isKeyframe: false, now: start + 2 * second))
         XCTAssertEqual(keyframes.requests.value.load(ordering: .relaxed), 2)
         XCTAssertEqual(keyframes.held.value.load(ordering: .relaxed), 3)
+    }
+
+    /// A browser asks again every 200 ms while it waits for its first
+    /// keyframe; the one it sent before that keyframe reached it, arriving
+    /// just after, must not cost it the frames until the next.
+    func testARequestJustAfterAKeyframeWentHoldsNothingBack() {
+        let keyframes = ViewerKeyframes()
+        let second = 1_000_000, start = 100 * second
+        XCTAssertTrue(keyframes.pass(isKeyframe: true, now: start))
+        XCTAssertTrue(keyframes.asked(now: start + second / 10), "sent on to the door")
+        XCTAssertTrue(keyframes.pass(isKeyframe: false, now: start + second / 10), "but the delta frames go on")
+        XCTAssertFalse(keyframes.asked(now: start + second), "a request a second later (the first not yet posted)")
+        XCTAssertFalse(keyframes.pass(isKeyframe: false, now: start + second), "holds them")
+        XCTAssertEqual(keyframes.held.value.load(ordering: .relaxed), 1)
     }
 
     func testAFloodOfRequestsReachesTheDoorAtTheCallsPaceAndNoneIsLost() {
