@@ -216,6 +216,10 @@ public final class BrowserViewer {
         guard out.link(sink) == GST_PAD_LINK_OK else {
             throw MediaError.negotiation("webrtcbin refused the door's \(media) for the browser's m-line \(line.index)")
         }
+        // A stream each (the answer's msid), so the browser does not hold the
+        // door's voice back for its picture (libwebrtc synchronises the tracks
+        // of one stream): lip sync would cost the talk the video's delay.
+        if sink.has(property: "msid") { sink.set("msid", fromString: "c1nk-door-\(media)") }
         if media == "video" {
             if let transceiver = GObjectReference(property: "transceiver", of: sink.object) {
                 // The browser's NACKs answered from webrtcbin's send buffer, as RTX.
@@ -227,8 +231,13 @@ public final class BrowserViewer {
                 keyframes.attach(to: out) { tap.requestKeyframe() }
             }
             if let out = pay.staticPad("src") { earnRetransmissions(on: out) }
-            if let id = line.playoutDelayExtension, (1...14).contains(id), let out = pay.staticPad("src") {
-                _ = c1nk_playout_delay_attach(out.pointer, guint(id), guint(Self.playoutDelayMaximumMilliseconds))
+            if let id = line.playoutDelayExtension, let out = pay.staticPad("src") {
+                let viewer = self.id, log = self.log
+                playoutDelay = ViewerPlayoutDelay(marking: out, extensionId: id) { delay in
+                    log.info(delay == ViewerPlayoutDelay.clean
+                        ? "viewer \(viewer): its browser's link is clean again; frames are shown as decoded"
+                        : "viewer \(viewer): its browser reports packets lost; it holds frames \(delay.minimum)–\(delay.maximum) ms for the retransmissions")
+                }
             }
         }
         for element in [source, depay, pay] { _ = element.syncStateWithParent() }
@@ -236,11 +245,15 @@ public final class BrowserViewer {
     }
 
     /// The most the browser may hold the door's video in its jitter buffer
-    /// (libwebrtc's playout-delay extension: minimum 0, this maximum). A
-    /// clean link's jitter is a few milliseconds, so each frame is shown as
-    /// soon as it is decoded; on a radio link's loss and jitter the buffer
-    /// grows, up to this, for the retransmissions and the late packets.
+    /// on a clean link (libwebrtc's playout-delay extension: minimum 0, this
+    /// maximum). A clean link's jitter is a few milliseconds, so each frame
+    /// is shown as soon as it is decoded; on jitter the buffer grows, up to
+    /// this, for the late packets. Loss raises both (`ViewerPlayoutDelay`).
     public static let playoutDelayMaximumMilliseconds = 100
+    /// The playout delay the video's packets say, when the browser offered the extension.
+    private var playoutDelay: ViewerPlayoutDelay?
+    /// What the video's packets ask of the browser now (tests, diagnostics).
+    var playoutDelayAsked: ViewerPlayoutDelay.Delay? { playoutDelay?.current }
 
     /// The video transceiver's codec-preferences, which webrtcbin 1.22
     /// answers from: the browser's payload type; the header extensions it is
@@ -271,15 +284,22 @@ public final class BrowserViewer {
 
     /// The browser's RTCP checked from now on, and its silence timed.
     private func guardFeedback() {
-        let id = self.id, log = self.log, feedback = self.feedback
+        let id = self.id, log = self.log, feedback = self.feedback, playoutDelay = self.playoutDelay
         if !feedback.attach(to: webrtc.webrtcbin, onFirstDrop: { verdict in
             log.warning("viewer \(id): its browser's RTCP is dropped, \(feedback.reason(verdict)); the viewer's last line says how much")
+        }, onLink: { reading, now in
+            switch reading {
+            case .loss: playoutDelay?.lossSeen(now: now)
+            case .outage: playoutDelay?.outageEnded()
+            case .steady: break
+            }
         }) {
             log.warning("viewer \(id): no RTP session to take the browser's RTCP; its silence is not timed")
             return
         }
         silenceCheck = GLibTimer(after: min(1, silenceLimit / 4), repeats: true) { [weak self] in
             guard let self else { return }
+            self.playoutDelay?.relax(now: g_get_monotonic_time())
             if self.feedback.secondsSinceHeard(now: MainContext.monotonicSeconds()) > self.silenceLimit {
                 self.close("its browser sent nothing for \(Int(self.silenceLimit)) s")
             }

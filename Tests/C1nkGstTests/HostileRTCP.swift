@@ -33,6 +33,12 @@ enum HostileRTCP {
         return packet
     }
 
+    /// A receiver report with one report block on `media`: `cumulativeLost` packets lost so far.
+    static func receiverReport(on media: UInt32, cumulativeLost: Int) -> [UInt8] {
+        let lost = UInt32(bitPattern: Int32(cumulativeLost)) & 0xff_ffff
+        return [0x81, 201] + be16(7) + be32(sender) + be32(media) + be32(lost) + [UInt8](repeating: 0, count: 16)
+    }
+
     /// A receiver report from an SSRC of its own each time, with one report block.
     static func receiverReportFromANewSSRC() -> [UInt8] {
         [0x81, 201] + be16(7) + be32(.random(in: 1...UInt32.max)) + be32(.random(in: 1...UInt32.max)) + [UInt8](repeating: 0, count: 20)

@@ -9,7 +9,7 @@ import XCTest
 /// in this process, with some of the viewer's video packets lost on their
 /// way to it (between webrtcbin's RTX sender and its transport). The browser
 /// asks for them again (NACK), the viewer resends them (RTX), and the video
-/// goes on.
+/// goes on; its reports of the loss raise the playout delay it is asked for.
 final class ViewerRetransmissionTests: XCTestCase {
     override func setUp() { Log.echoToStandardError = false }
     override func tearDown() { Log.echoToStandardError = true }
@@ -121,6 +121,10 @@ final class ViewerRetransmissionTests: XCTestCase {
             XCTAssertGreaterThan(count("nackCount"), 0)
             XCTAssertGreaterThan(count("retransmittedPacketsReceived"), 0)
             XCTAssertNotEqual(stats["trackIdentifier"] as? String ?? "", "", "the video reaches the page's track")
+            // The browser's reports of the packets lost raise the playout delay its frames are held for.
+            waitUntil("viewer \(index) asks its browser to hold frames for the retransmissions", timeout: 10) {
+                viewer.playoutDelayAsked == ViewerPlayoutDelay.lossy
+            }
         }
     }
 

@@ -113,13 +113,20 @@ final class WHEPOfferTests: XCTestCase {
     }
 
     /// The probe's work on one packet: a one-byte extension with the id,
-    /// minimum 0 and maximum 100 ms (10 in 10 ms units), the payload untouched.
-    func testAPacketIsMarkedWithPlayoutDelayZeroToAHundredMilliseconds() throws {
+    /// 12 bits of minimum and 12 of maximum in 10 ms units, the payload untouched.
+    func testAPacketIsMarkedWithItsPlayoutDelay() throws {
         GStreamer.initialize()
+        XCTAssertEqual(try Self.marked(minimum: 0, maximum: 100), [0, 0, 10], "0 to 100 ms")
+        XCTAssertEqual(try Self.marked(minimum: 80, maximum: 200), [0, 0x80, 20], "80 (8 units) to 200 ms (20)")
+        XCTAssertEqual(try Self.marked(minimum: 300, maximum: 200), [1, 0x40, 20], "a minimum is never above the maximum")
+        XCTAssertNil(c1nk_playout_delay_attach(gst_pad_new("src", GST_PAD_SRC), 15, 0, 100), "ids above 14 need the two-byte form")
+    }
+
+    private static func marked(minimum: guint, maximum: guint) throws -> [UInt8]? {
         let buffer = try XCTUnwrap(gst_rtp_buffer_new_allocate(4, 0, 0))
         defer { gst_buffer_unref(buffer) }
         gst_buffer_fill(buffer, 12, [1, 2, 3, 4] as [UInt8], 4)
-        XCTAssertEqual(c1nk_playout_delay_mark(buffer, 5, 100), 1)
+        XCTAssertEqual(c1nk_playout_delay_mark(buffer, 5, minimum, maximum), 1)
         var rtp = GstRTPBuffer()
         XCTAssertEqual(gst_rtp_buffer_map(buffer, GST_MAP_READ, &rtp), 1)
         defer { gst_rtp_buffer_unmap(&rtp) }
@@ -127,10 +134,9 @@ final class WHEPOfferTests: XCTestCase {
         var size: guint = 0
         XCTAssertEqual(gst_rtp_buffer_get_extension_onebyte_header(&rtp, 5, 0, &data, &size), 1)
         XCTAssertEqual(size, 3)
-        XCTAssertEqual(data.map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 3)) }, [0, 0, 10])
         let payload = gst_rtp_buffer_get_payload(&rtp).map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 4)) }
         XCTAssertEqual(payload, [1, 2, 3, 4])
-        XCTAssertEqual(c1nk_playout_delay_attach(gst_pad_new("src", GST_PAD_SRC), 15, 100), 0, "ids above 14 need the two-byte form")
+        return data.map { Array(UnsafeBufferPointer(start: $0.assumingMemoryBound(to: UInt8.self), count: 3)) }
     }
 
     func testMalformedOffersAreRefused() {

@@ -310,6 +310,7 @@ extension WebCommandTests {
             XCTAssertTrue(reply.body.contains("a=candidate:") && reply.body.contains("a=end-of-candidates"), reply.body)
             XCTAssertTrue(reply.body.contains("a=sendonly"), "the door's media go one way to a watching browser")
             XCTAssertTrue(reply.body.contains("a=extmap:5 http://www.webrtc.org/experiments/rtp-hdrext/playout-delay"), "shown at once, not smoothed: " + reply.body)
+            XCTAssertTrue(reply.body.contains(" msid:c1nk-door-video "), "the picture a stream of its own, not synchronised with the voice: " + reply.body)
             if let location = reply.headers["location"] { locations.append(location) }
             if locations.count > WebMediaLimits.viewers { break }
         }
