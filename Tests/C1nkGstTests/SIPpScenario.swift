@@ -78,42 +78,15 @@ enum SIPpScenario {
         <scenario name="a video phone">
           <recv request="INVITE"/>
           <pause milliseconds="\(delay)"/>
-          <send><![CDATA[
-
-        SIP/2.0 200 OK
-        [last_Via:]
-        [last_From:]
-        [last_To:];tag=[pid]v[call_number]
-        [last_Call-ID:]
-        [last_CSeq:]
-        Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
-        Content-Type: application/sdp
-        Content-Length: [len]
-
-        v=0
-        o=- 1 1 IN IP4 [local_ip]
-        s=-
-        c=IN IP4 [local_ip]
-        t=0 0
+        \(answer(media: """
         m=audio [media_port] RTP/AVP 0
         a=rtpmap:0 PCMU/8000
         m=video \(videoPort) RTP/AVP 96
         a=rtpmap:96 VP8/90000
         a=recvonly
-        ]]></send>
+        """))
           <recv request="ACK"/>
-          <recv request="BYE"/>
-          <send><![CDATA[
-
-        SIP/2.0 200 OK
-        [last_Via:]
-        [last_From:]
-        [last_To:]
-        [last_Call-ID:]
-        [last_CSeq:]
-        Content-Length: 0
-
-        ]]></send>
+        \(takesTheBye)
         </scenario>
         """
     }
@@ -123,39 +96,12 @@ enum SIPpScenario {
     <?xml version="1.0" encoding="ISO-8859-1" ?>
     <scenario name="a phone answering G.729 only">
       <recv request="INVITE"/>
-      <send><![CDATA[
-
-    SIP/2.0 200 OK
-    [last_Via:]
-    [last_From:]
-    [last_To:];tag=[pid]p[call_number]
-    [last_Call-ID:]
-    [last_CSeq:]
-    Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
-    Content-Type: application/sdp
-    Content-Length: [len]
-
-    v=0
-    o=- 1 1 IN IP4 [local_ip]
-    s=-
-    c=IN IP4 [local_ip]
-    t=0 0
+    \(answer(media: """
     m=audio [media_port] RTP/AVP 18
     a=rtpmap:18 G729/8000
-    ]]></send>
+    """))
       <recv request="ACK"/>
-      <recv request="BYE"/>
-      <send><![CDATA[
-
-    SIP/2.0 200 OK
-    [last_Via:]
-    [last_From:]
-    [last_To:]
-    [last_Call-ID:]
-    [last_CSeq:]
-    Content-Length: 0
-
-    ]]></send>
+    \(takesTheBye)
     </scenario>
     """
 
@@ -170,25 +116,7 @@ enum SIPpScenario {
           <ereg regexp=".*" search_in="hdr" header="From:" check_it="true" assign_to="1"/>
         </action>
       </recv>
-      <send><![CDATA[
-
-    SIP/2.0 200 OK
-    [last_Via:]
-    [last_From:]
-    [last_To:];tag=[pid]p[call_number]
-    [last_Call-ID:]
-    [last_CSeq:]
-    Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
-    Content-Type: application/sdp
-    Content-Length: [len]
-
-    v=0
-    o=- 1 1 IN IP4 [local_ip]
-    s=-
-    c=IN IP4 [local_ip]
-    t=0 0
-    m=audio [media_port] RTP/AVP 0
-    ]]></send>
+    \(answer(media: "m=audio [media_port] RTP/AVP 0"))
       <recv request="ACK"/>
       <send retrans="500"><![CDATA[
 
@@ -226,6 +154,37 @@ enum SIPpScenario {
     Content-Length: 0
 
     ]]></send>
+    \(takesTheBye)
+    </scenario>
+    """
+
+    /// The phone's 200 OK to the INVITE (its tag added to the To), with an SDP of `media` lines.
+    static func answer(media: String) -> String {
+        """
+          <send><![CDATA[
+
+        SIP/2.0 200 OK
+        [last_Via:]
+        [last_From:]
+        [last_To:];tag=[pid]p[call_number]
+        [last_Call-ID:]
+        [last_CSeq:]
+        Contact: <sip:phone@[local_ip]:[local_port];transport=[transport]>
+        Content-Type: application/sdp
+        Content-Length: [len]
+
+        v=0
+        o=- 1 1 IN IP4 [local_ip]
+        s=-
+        c=IN IP4 [local_ip]
+        t=0 0
+        \(media)
+        ]]></send>
+        """
+    }
+
+    /// The BYE that ends the call, taken with a 200 OK.
+    static let takesTheBye = """
       <recv request="BYE"/>
       <send><![CDATA[
 
@@ -238,6 +197,5 @@ enum SIPpScenario {
     Content-Length: 0
 
     ]]></send>
-    </scenario>
     """
 }
