@@ -13,7 +13,8 @@ import Synchronization
 ///   source the session keeps (~2 KB) until it times out, which takes longer
 ///   the more sources there are;
 /// - NACKs asking for more packets than the retransmission budget holds: one
-///   packet earned for each of the door's video packets sent to the browser,
+///   packet earned for each of the door's video packets sent to the browser
+///   (the payloader's sequence number, read as RTCP comes),
 ///   at most `retransmissionBurst` kept (rtprtxsend's history is 100 packets),
 ///   so a browser can at most double what its viewer sends. rtprtxsend queues
 ///   every retransmission asked for, without a limit: NACKs for its whole
@@ -56,6 +57,7 @@ final class BrowserFeedbackGuard: Sendable {
         var heard: Double
         var ssrcs: Set<UInt32> = []
         var retransmissions: Int
+        var lastSequence: Int?
         var loss = LossWindow()
         var counts = [Int](repeating: 0, count: Verdict.allCases.count)
     }
@@ -70,6 +72,17 @@ final class BrowserFeedbackGuard: Sendable {
     /// The door's video sent to the browser: `packets` more it may ask to be resent.
     func sent(videoPackets packets: Int) {
         state.withLock { $0.retransmissions = min(limits.retransmissionBurst, $0.retransmissions + packets) }
+    }
+
+    /// The video payloader's last sequence number: the packets sent since
+    /// the last one read are earned (read as RTCP comes, not counted per packet).
+    func sent(upToSequence sequence: Int) {
+        state.withLock { state in
+            if let last = state.lastSequence {
+                state.retransmissions = min(limits.retransmissionBurst, state.retransmissions + (sequence - last) & 0xffff)
+            }
+            state.lastSequence = sequence
+        }
     }
 
     /// Whether the browser's RTCP `buffer` goes on to the RTP session, at
@@ -125,7 +138,8 @@ final class BrowserFeedbackGuard: Sendable {
     /// the first time one is dropped; `onLink` on the streaming thread, with
     /// the time (monotonic µs), for admitted RTCP that reports loss, and for
     /// any that is the first after an outage. False when there is no such pad yet.
-    func attach(to webrtcbin: Bin, onFirstDrop: @escaping @Sendable (Verdict) -> Void,
+    /// `videoSequence` reads the video payloader's last sequence number (`sent(upToSequence:)`).
+    func attach(to webrtcbin: Bin, videoSequence: (@Sendable () -> Int)? = nil, onFirstDrop: @escaping @Sendable (Verdict) -> Void,
                 onLink: @escaping @Sendable (LossWindow.Reading, Int) -> Void = { _, _ in }) -> Bool {
         let pads = webrtcbin.elements.filter { $0.factoryName == "rtpbin" }
             .flatMap(\.sinkPads).filter { $0.name.hasPrefix("recv_rtcp_sink_") }
@@ -133,6 +147,7 @@ final class BrowserFeedbackGuard: Sendable {
         for pad in pads {
             pad.addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { [self] info in
                 let micros = g_get_monotonic_time(), now = Double(micros) / 1_000_000
+                if let videoSequence { sent(upToSequence: videoSequence()) }
                 var verdict = Verdict.admitted
                 var link = LossWindow.Reading.steady
                 if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER.rawValue != 0 {

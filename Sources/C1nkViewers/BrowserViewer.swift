@@ -230,7 +230,7 @@ public final class BrowserViewer {
                 let tap = self.tap
                 keyframes.attach(to: out) { tap.requestKeyframe() }
             }
-            if let out = pay.staticPad("src") { earnRetransmissions(on: out) }
+            videoPayloader = pay
             if let id = line.playoutDelayExtension, let out = pay.staticPad("src") {
                 let viewer = self.id, log = self.log
                 playoutDelay = ViewerPlayoutDelay(marking: out, extensionId: id) { delay in
@@ -250,6 +250,8 @@ public final class BrowserViewer {
     /// is shown as soon as it is decoded; on jitter the buffer grows, up to
     /// this, for the late packets. Loss raises both (`ViewerPlayoutDelay`).
     public static let playoutDelayMaximumMilliseconds = 100
+    /// The video's payloader: its sequence number says how many packets the browser may ask to be resent.
+    private var videoPayloader: Element?
     /// The playout delay the video's packets say, when the browser offered the extension.
     private var playoutDelay: ViewerPlayoutDelay?
     /// What the video's packets ask of the browser now (tests, diagnostics).
@@ -285,7 +287,9 @@ public final class BrowserViewer {
     /// The browser's RTCP checked from now on, and its silence timed.
     private func guardFeedback() {
         let id = self.id, log = self.log, feedback = self.feedback, playoutDelay = self.playoutDelay
-        if !feedback.attach(to: webrtc.webrtcbin, onFirstDrop: { verdict in
+        var videoSequence: (@Sendable () -> Int)?
+        if let pay = videoPayloader { videoSequence = { pay[int: "seqnum"] } }
+        if !feedback.attach(to: webrtc.webrtcbin, videoSequence: videoSequence, onFirstDrop: { verdict in
             log.warning("viewer \(id): its browser's RTCP is dropped, \(feedback.reason(verdict)); the viewer's last line says how much")
         }, onLink: { reading, now in
             switch reading {
@@ -303,21 +307,6 @@ public final class BrowserViewer {
             if self.feedback.secondsSinceHeard(now: MainContext.monotonicSeconds()) > self.silenceLimit {
                 self.close("its browser sent nothing for \(Int(self.silenceLimit)) s")
             }
-        }
-    }
-
-    /// Each video packet the payloader sends (buffers and buffer lists) is
-    /// one the browser may ask to be resent. Streaming thread.
-    private func earnRetransmissions(on pad: Pad) {
-        let feedback = self.feedback
-        pad.addProbe(GstPadProbeType(GST_PAD_PROBE_TYPE_BUFFER.rawValue | GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue)) { info in
-            if info.pointee.type.rawValue & GST_PAD_PROBE_TYPE_BUFFER_LIST.rawValue != 0,
-               let list = info.pointee.data.map(OpaquePointer.init) {
-                feedback.sent(videoPackets: Int(gst_buffer_list_length(list)))
-            } else {
-                feedback.sent(videoPackets: 1)
-            }
-            return GST_PAD_PROBE_OK
         }
     }
 

@@ -123,6 +123,11 @@ final class BrowserFeedbackGuardTests: XCTestCase {
         XCTAssertEqual(verdict(guarding, HostileRTCP.nack(7, from: 10, count: 450)), .admitted,
                        "a NACK for more than the history (a drop-out's gap) counts as the history")
         XCTAssertEqual(verdict(guarding, HostileRTCP.nack(7, from: 10, count: 1)), .pastRetransmissionBudget, "which it spent")
+        guarding.sent(upToSequence: 65_530)
+        XCTAssertEqual(verdict(guarding, HostileRTCP.nack(7, from: 10, count: 1)), .pastRetransmissionBudget, "the first sequence number read earns nothing")
+        guarding.sent(upToSequence: 11)
+        XCTAssertEqual(verdict(guarding, HostileRTCP.nack(7, from: 10, count: 17)), .admitted, "17 sent since, across the wrap")
+        XCTAssertEqual(verdict(guarding, HostileRTCP.nack(7, from: 10, count: 1)), .pastRetransmissionBudget)
     }
 
     func testTheBrowserIsHeardByAnyRTCPDroppedOrNot() {
