@@ -135,6 +135,11 @@ final class BaresipPhone {
         }
         guard connected == 0 else { throw XCTSkip("baresip's control port \(controlPort) refused: \(log.suffix(1000))") }
         _ = message.withCString { send(fd, $0, strlen($0), 0) }
+        // Its reply says the command was taken: closing at once, on a busy machine, lost it now and then.
+        var timeout = timeval(tv_sec: 5, tv_usec: 0)
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var reply = [UInt8](repeating: 0, count: 512)
+        _ = recv(fd, &reply, reply.count, 0)
     }
 
     /// Ends baresip by its process id (TERM, then KILL after 5 s).
