@@ -179,7 +179,7 @@ let package = Package(
                                          "C1nkRTSP", "C1nkMQTT", "C1nkSIP"],
                           swiftSettings: []),
         // Tests mirror the targets. The bridge's own: the clock, the owning wrappers.
-        .testTarget(name: "C1nkGLibTests", dependencies: ["CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
+        .testTarget(name: "C1nkGLibTests", dependencies: ["CGLib", "CGStreamer", "C1nkGLibBase", "C1nkGLib"], swiftSettings: []),
         .testTarget(name: "C1nkPipelineTests", dependencies: ["C1nkGLib", "C1nkPipeline"], swiftSettings: []),
         .testTarget(name: "C1nkProbesTests", dependencies: ["C1nkProbes"], swiftSettings: []),
         // Protocol, call, speaker and router tests: no media in their build.

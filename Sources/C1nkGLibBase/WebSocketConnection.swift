@@ -1,4 +1,5 @@
 import CGLib
+import FoundationEssentials
 
 /// One open WebSocket (client or server side) over libsoup, delivering text
 /// frames, refused frames and the close on the main context.
@@ -99,8 +100,13 @@ package final class WebSocketConnector {
     /// - Parameter trustedCAFile: a PEM file of extra authorities to trust for
     ///   `wss://` (a self-hosted server with its own CA). Certificates are
     ///   always validated; without it the system's authorities apply.
-    package init(trustedCAFile: String?) throws {
+    /// - Parameter proxies: where `ws://` and `wss://` go through a proxy
+    ///   (`ProxyFromEnvironment`); this process's environment by default.
+    package init(trustedCAFile: String?, proxies: ProxyFromEnvironment = ProxyFromEnvironment(ProcessInfo.processInfo.environment)) throws {
         session = soup_session_new()!
+        let resolver = proxies.resolver()
+        soup_session_set_proxy_resolver(session, resolver)
+        g_object_unref(gpointer(resolver))
         if let trustedCAFile {
             let database = try GLibError.check { g_tls_file_database_new(trustedCAFile, $0) }
             soup_session_set_tls_database(session, database)
