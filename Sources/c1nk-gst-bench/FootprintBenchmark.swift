@@ -73,10 +73,14 @@ struct FootprintBenchmark {
         func sample(_ stage: String) throws {
             MainContext.spin(5) // what the last step freed is given back
             guard let figures = Self.memory(pid: answerer.processIdentifier) else { throw BenchError("the answerer exited (\(stage))") }
+            if let keep = ProcessInfo.processInfo.environment["C1NK_FOOTPRINT_SMAPS"] {
+                try? FileHandle(forReadingAtPath: "/proc/\(answerer.processIdentifier)/smaps")?.readToEnd()?.write(to: URL(fileURLWithPath: keep + "/smaps-\(samples.count)"))
+            }
             samples.append(FootprintFigures.Sample(stage: stage, rssMB: figures.rss, pssMB: figures.pss, privateMB: figures.private))
             progress(String(format: "footprint: %@: RSS %.1f MB, PSS %.1f MB, private %.1f MB", stage, figures.rss, figures.pss, figures.private))
         }
         try sample("connected, idle")
+        if ProcessInfo.processInfo.environment["C1NK_FOOTPRINT_IDLE_ONLY"] != nil { if let hold = ProcessInfo.processInfo.environment["C1NK_FOOTPRINT_HOLD"] { MainContext.spin(Double(hold)!) }; return FootprintFigures(samples: samples, calls: 0, answerer: "x") }
 
         for index in 0..<calls {
             let framesBefore = WebBenchmark.count("first-frame", in: events)
