@@ -8,7 +8,9 @@ import CGLib
 /// and the GNOME settings stack (1.1 MB resident in an idle answerer) and
 /// follows WPAD, which anyone on the home network can answer. A service has
 /// no desktop proxy settings to read; its unit's `Environment=` is where a
-/// proxy is set.
+/// proxy is set. Without one the session has no resolver at all: any
+/// resolver, even a simple one, makes GIO instantiate its default as it
+/// connects.
 package struct ProxyFromEnvironment: Equatable, Sendable {
     /// Proxy URIs by the scheme of the address they carry.
     package var byScheme: [String: String] = [:]
@@ -35,8 +37,13 @@ package struct ProxyFromEnvironment: Equatable, Sendable {
         value.contains("://") ? value : "http://" + value
     }
 
-    /// A GIO resolver with these proxies (`direct://` where none applies); the caller owns it.
-    package func resolver() -> OpaquePointer {
+    /// No proxy is set: every connection is direct.
+    package var isDirect: Bool { byScheme.isEmpty && fallback == nil }
+
+    /// A GIO resolver with these proxies (`direct://` where none applies), the
+    /// caller owns it; nil when `isDirect`.
+    package func resolver() -> OpaquePointer? {
+        guard !isDirect else { return nil }
         let resolver = withCStrings(direct) { hosts in g_simple_proxy_resolver_new(fallback, hosts) }!
         let simple = UnsafeMutableRawPointer(resolver).assumingMemoryBound(to: GSimpleProxyResolver.self)
         for (scheme, proxy) in byScheme.sorted(by: { $0.key < $1.key }) {

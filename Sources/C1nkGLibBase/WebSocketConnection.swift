@@ -106,7 +106,7 @@ package final class WebSocketConnector {
         session = soup_session_new()!
         let resolver = proxies.resolver()
         soup_session_set_proxy_resolver(session, resolver)
-        g_object_unref(gpointer(resolver))
+        if let resolver { g_object_unref(gpointer(resolver)) }
         if let trustedCAFile {
             let database = try GLibError.check { g_tls_file_database_new(trustedCAFile, $0) }
             soup_session_set_tls_database(session, database)

@@ -5,7 +5,7 @@ import XCTest
 
 final class ProxyFromEnvironmentTests: XCTestCase {
     private func lookup(_ uri: String, in proxies: ProxyFromEnvironment) throws -> [String] {
-        let resolver = proxies.resolver()
+        let resolver = try XCTUnwrap(proxies.resolver())
         defer { g_object_unref(gpointer(resolver)) }
         var error: UnsafeMutablePointer<GError>?
         guard let list = g_proxy_resolver_lookup(resolver, uri, nil, &error) else {
@@ -30,8 +30,9 @@ final class ProxyFromEnvironmentTests: XCTestCase {
         XCTAssertEqual(proxies.direct, ["localhost", "127.0.0.1", ".home.lan"])
     }
 
-    func testWithoutProxiesEverythingIsDirectAndAllProxyIsTheFallback() throws {
-        XCTAssertEqual(try lookup("wss://signal.example.org/ws", in: ProxyFromEnvironment([:])), ["direct://"])
+    func testWithoutProxiesThereIsNoResolverAndAllProxyIsTheFallback() throws {
+        XCTAssertNil(ProxyFromEnvironment([:]).resolver())
+        XCTAssertNil(ProxyFromEnvironment(["no_proxy": "localhost", "http_proxy": " "]).resolver())
         let fallback = ProxyFromEnvironment(["ALL_PROXY": "socks5://10.0.0.2:1080"])
         XCTAssertEqual(try lookup("wss://signal.example.org/ws", in: fallback), ["socks5://10.0.0.2:1080"])
     }
