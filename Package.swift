@@ -51,11 +51,12 @@ let package = Package(
         // Swift cannot call (macros, casts, variadic functions).
         .systemLibrary(
             name: "CGStreamer",
-            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 gstreamer-controller-1.0 gstreamer-rtp-1.0 libsoup-3.0 pangocairo gdk-pixbuf-2.0",
+            pkgConfig: "gstreamer-1.0 gstreamer-webrtc-1.0 gstreamer-sdp-1.0 gstreamer-video-1.0 gstreamer-app-1.0 gstreamer-pbutils-1.0 gstreamer-controller-1.0 gstreamer-rtp-1.0 libsoup-3.0",
             providers: [.apt(["libgstreamer1.0-dev", "libgstreamer-plugins-base1.0-dev",
-                              "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev",
-                              "libpango1.0-dev", "libcairo2-dev", "libgdk-pixbuf-2.0-dev"])]
+                              "libgstreamer-plugins-bad1.0-dev", "libsoup-3.0-dev"])]
         ),
+        // cairo, Pango and gdk-pixbuf, opened when the screens first draw (not linked).
+        .target(name: "CScreenLibraries"),
         // Blending the display's still pictures over video, per frame in C (a pad probe).
         .target(name: "CPictureBlend", dependencies: ["CGStreamer"]),
         // A call's video into the display's compositor as each frame is decoded (an element and a pad probe in C).
@@ -95,7 +96,7 @@ let package = Package(
         .target(name: "C1nkViewers", dependencies: ["CGStreamer", "CPlayoutDelay", "C1nkGLib", "C1nkPipeline", "C1nkProbes", "C1nkMedia"],
                 exclude: readme, swiftSettings: []),
         // The wall display: its screens (state machine, layout, painting), its one pipeline, ring history, evdev input.
-        .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall",
+        .target(name: "C1nkDisplay", dependencies: ["CGStreamer", "CScreenLibraries", "CPictureBlend", "CDisplayInput", "C1nkGLib", "C1nkCall",
                                                     "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia"],
                 exclude: readme, swiftSettings: []),
         // The `Signaller` protocol; the WebSocket client as one implementation, an in-memory one for tests.
@@ -192,7 +193,7 @@ let package = Package(
         // The SIP bridge's pure parts: SDP, addresses, keys, the ring group, the door and phone policy, the password file.
         .testTarget(name: "C1nkSIPTests", dependencies: ["C1nkSIP", "C1nkCall"], swiftSettings: []),
         // The wall display's tests: its machine, layout, painting, history, blending and pipeline.
-        .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
+        .testTarget(name: "C1nkDisplayTests", dependencies: ["CGStreamer", "CScreenLibraries", "CPictureBlend", "C1nkGLibBase", "C1nkGLib", "C1nkCall",
                                                              "C1nkSpeaker", "C1nkPipeline", "C1nkProbes", "C1nkMedia",
                                                              "C1nkDisplay"], swiftSettings: []),
         // Video decoders that fail or hang on purpose, registered in the test process only.

@@ -1,5 +1,6 @@
 import C1nkGLib
 import CGStreamer
+import CScreenLibraries
 
 /// The display pipeline's elements that show pictures, found by name once:
 /// the compositor with its two pads (the call's video, the base picture),

@@ -1,4 +1,5 @@
 import CGStreamer
+import CScreenLibraries
 import FoundationEssentials
 
 /// The display's icons, drawn as simple vector shapes in a 24-unit box

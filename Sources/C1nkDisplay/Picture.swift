@@ -1,4 +1,5 @@
 import CGStreamer
+import CScreenLibraries
 
 /// A still picture for one layer of the display, in GStreamer's byte order:
 /// `BGRx` (opaque) or `BGRA` with premultiplied alpha (Cairo's), rows of

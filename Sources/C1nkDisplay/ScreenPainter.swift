@@ -1,4 +1,5 @@
 import CGStreamer
+import CScreenLibraries
 import FoundationEssentials
 
 /// Paints a `ScreenLayout` with Cairo and Pango (Inter), once per state

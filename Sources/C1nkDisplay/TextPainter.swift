@@ -1,5 +1,6 @@
 import C1nkGLib
 import CGStreamer
+import CScreenLibraries
 
 /// One line of text with Pango in Inter: cut with an ellipsis when it does
 /// not fit (long names, emoji, right-to-left text alike), never wrapped,

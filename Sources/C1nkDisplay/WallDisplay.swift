@@ -57,6 +57,7 @@ public final class WallDisplay {
         self.history = history
         self.clock = clock
         self.date = date
+        try ScreenLibraries.load()
         pipeline = try DisplayPipeline(sink: sink, width: options.width, height: options.height, framesPerSecond: options.framesPerSecond,
                                        renderImmediately: options.renderImmediately, clock: clock)
         scene.building = options.building

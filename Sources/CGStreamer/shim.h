@@ -21,9 +21,6 @@
 #include <gst/webrtc/webrtc.h>
 #include <gst/controller/controller.h>
 #include <gst/video/navigation.h>
-#include <cairo.h>
-#include <pango/pangocairo.h>
-#include <gdk-pixbuf/gdk-pixbuf.h>
 #include <linux/input.h>
 #include <sys/ioctl.h>
 
@@ -141,10 +138,6 @@ static inline void c1nk_rtpsession_request_rtcp(GstElement *rtpsession) {
 static inline GstVideoMeta *c1nk_buffer_video_meta(GstBuffer *buffer) {
   return gst_buffer_get_video_meta(buffer);
 }
-
-/* ---- The wall display: Pango's scale is a macro ---- */
-
-static inline int c1nk_pango_scale(void) { return PANGO_SCALE; }
 
 /* EVIOCGABS is a macro: the range of an absolute axis of an input device. */
 static inline int c1nk_evdev_abs_range(int fd, unsigned axis, int *minimum, int *maximum) {

@@ -18,9 +18,7 @@ final class DisplaySetup {
     init(_ commandLine: AnswerCommandLine, media: inout MediaConfiguration) throws {
         history = RingHistory { FileOutput.standardError.write("c1nk-gst-answer: warning: \($0)\n", priority: .warning) }
         recorder = RingHistoryRecorder(history: history)
-        let sink = media.videoSink.trimmingWhitespace()
-        let wanted = commandLine.screens == "on" || (commandLine.screens == "auto" && sink != "fakesink" && !sink.hasPrefix("fakesink "))
-        if wanted && media.resolvedPipelineUses("sink") {
+        if Self.screensWanted(commandLine, media: media) {
             var options = commandLine.display
             options.renderImmediately = media.renderImmediately
             let display = try WallDisplay(sink: media.videoSink, options: options, history: history)
@@ -42,6 +40,14 @@ final class DisplaySetup {
             }
         }
         readers = try paths.map { try EvdevReader(path: $0, displayWidth: commandLine.display.width, displayHeight: commandLine.display.height) }
+    }
+
+    /// Whether the screens run: the pipeline shows video (`{sink}`) and
+    /// `--screens` is on, or auto with a sink other than fakesink.
+    static func screensWanted(_ commandLine: AnswerCommandLine, media: MediaConfiguration) -> Bool {
+        let sink = media.videoSink.trimmingWhitespace()
+        let wanted = commandLine.screens == "on" || (commandLine.screens == "auto" && sink != "fakesink" && !sink.hasPrefix("fakesink "))
+        return wanted && media.resolvedPipelineUses("sink")
     }
 
     /// Follows the answerer; touches, clicks and keys become its commands.

@@ -1,3 +1,4 @@
+import C1nkDisplay
 import C1nkGLib
 import C1nkMedia
 import C1nkPipeline
@@ -42,6 +43,7 @@ enum Doctor {
         }
         if let media {
             sinks(media).forEach(report)
+            if DisplaySetup.screensWanted(commandLine, media: media) { report(screenLibraries()) }
             decoders(media).forEach(report)
         }
         report(deviceIdFile(commandLine.deviceIdFile ?? DeviceIdentity.defaultPath()))
@@ -116,6 +118,16 @@ enum Doctor {
             result.append(audio(media.audioSource, what: "microphone", option: "--audio-source", fix: "choose another --audio-source (e.g. alsasrc device=hw:1, pulsesrc)"))
         }
         return result
+    }
+
+    /// cairo, Pango and gdk-pixbuf, which the screens draw with (opened, not linked).
+    static func screenLibraries() -> Line {
+        do {
+            try ScreenLibraries.load()
+            return Line(ok: true, text: "the screens' drawing libraries (cairo, Pango, gdk-pixbuf)")
+        } catch {
+            return Line(ok: false, text: "\(error)", fix: "apt-get install libpangocairo-1.0-0 libgdk-pixbuf-2.0-0, or --screens off")
+        }
     }
 
     /// Opens an audio element; an automatic one must find a real device, not fall back to a fake one.

@@ -51,6 +51,14 @@ final class AnswerCommandTests: XCTestCase {
         }
 
         func signal(_ number: Int32) { kill(process.processIdentifier, number) }
+
+        /// The files the running process maps (/proc/PID/maps).
+        var maps: String {
+            // A /proc file says it is empty: read it to its end.
+            let handle = FileHandle(forReadingAtPath: "/proc/\(process.processIdentifier)/maps")
+            defer { try? handle?.close() }
+            return String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
+        }
     }
 
     func run(_ arguments: [String], timeout: Double = 20, environment: [String: String] = [:]) throws -> (status: Int32?, out: String, err: String) {

@@ -47,14 +47,14 @@ final class VideoCodecMemoryTests: XCTestCase {
         let next = try answerer(server, h264Home)
         defer { next.signal(SIGTERM); _ = next.wait() }
         waitUntil("the next process warmed H.264's decoder", timeout: 15) { next.stderr.contains("last video codec was H264") }
-        XCTAssertTrue(Self.maps(next).contains("libavcodec"), "libav's decoder mapped before any ring")
+        XCTAssertTrue(next.maps.contains("libavcodec"), "libav's decoder mapped before any ring")
 
         let vp8Home = temporaryDirectory()
         VideoCodecMemory.write("VP8", to: vp8Home + "/last-video-codec")
         let vp8 = try answerer(server, vp8Home)
         defer { vp8.signal(SIGTERM); _ = vp8.wait() }
         waitUntil("the VP8 home read its memory", timeout: 15) { vp8.stderr.contains("last video codec was VP8") }
-        XCTAssertFalse(Self.maps(vp8).contains("libavcodec"), "a VP8 home does not map libav")
+        XCTAssertFalse(vp8.maps.contains("libavcodec"), "a VP8 home does not map libav")
     }
 
     private func answerer(_ server: SignalServer, _ home: String, extra: [String] = []) throws -> AnswerCommandTests.Command {
@@ -62,12 +62,5 @@ final class VideoCodecMemoryTests: XCTestCase {
             "--server", server.url, "--device-id-file", home + "/device-id", "--stun", "none", "--ice-local-ip", "127.0.0.1",
             "--sink", "fakesink", "--audio-sink", "fakesink", "--audio-source", "audiotestsrc is-live=true", "--ringtone", "none"] + extra,
             environment: ["GST_DEBUG": "c1nk-media:4", "GST_DEBUG_NO_COLOR": "1"])
-    }
-
-    private static func maps(_ command: AnswerCommandTests.Command) -> String {
-        // A /proc file says it is empty: read it to its end.
-        let handle = FileHandle(forReadingAtPath: "/proc/\(command.process.processIdentifier)/maps")
-        defer { try? handle?.close() }
-        return String(decoding: (try? handle?.readToEnd()) ?? Data(), as: UTF8.self)
     }
 }
