@@ -140,8 +140,9 @@ struct BenchOptions {
       --footprint           only the answerer's memory with --web-port and --mqtt on: RSS, PSS and
                             private when connected, after max(100, N) calls and after a day's traffic
                             compressed (MQTT commands and page polls once a minute, wrong logins, a lost
-                            signaling connection an hour); C1NK_ANSWER_BINARY=PATH measures another build.
-                            Goal: idle RSS ≤ 40 MB, PSS ≤ 25 MB
+                            signaling connection an hour); C1NK_ANSWER_BINARY=PATH measures another build,
+                            C1NK_FOOTPRINT_SMAPS=DIR keeps each step's smaps, --idle-only only the first
+                            row. Goal: idle RSS ≤ 40 MB, PSS ≤ 25 MB
       --home                only the home: max(5, N) rings to c1nk-gst-answer --mqtt --snapshot with a
                             local mosquitto: the door's ring → the ring event at an MQTT subscriber,
                             and the first frame → the snapshot on disk. Goals: ≤ 50 ms and ≤ 150 ms

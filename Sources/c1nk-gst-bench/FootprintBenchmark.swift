@@ -37,6 +37,8 @@ struct FootprintFigures: Codable, PrettyJSON {
 
 struct FootprintBenchmark {
     let calls: Int
+    /// Only the connected, idle row (`--footprint --idle-only`).
+    var idleOnly = false
     static let token = "footprint-benchmark-token"
     static let prefix = "c1nk/footprint"
 
@@ -66,13 +68,15 @@ struct FootprintBenchmark {
             "--web-port", String(port), "--web-password-file", directory + "/web-password", "--web-token-file", directory + "/web-token",
             "--mqtt", "mqtt://127.0.0.1:\(broker.port)", "--mqtt-topic", Self.prefix])
         defer { if answerer.isRunning { answerer.terminate(); answerer.waitUntilExit() } }
-        guard MainContext.run(timeout: 15, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
+        // Generous: scripts/order-file runs the answerer under valgrind.
+        guard MainContext.run(timeout: 180, until: { door.isReady && server.connectedAppIds.count == 1 }) else {
             throw BenchError("the answerer did not connect")
         }
         var samples: [FootprintFigures.Sample] = []
         func sample(_ stage: String) throws {
             MainContext.spin(5) // what the last step freed is given back
             guard let figures = Self.memory(pid: answerer.processIdentifier) else { throw BenchError("the answerer exited (\(stage))") }
+            // C1NK_FOOTPRINT_SMAPS=DIR keeps each step's /proc/PID/smaps, to see where the memory goes.
             if let keep = ProcessInfo.processInfo.environment["C1NK_FOOTPRINT_SMAPS"] {
                 try? FileHandle(forReadingAtPath: "/proc/\(answerer.processIdentifier)/smaps")?.readToEnd()?.write(to: URL(fileURLWithPath: keep + "/smaps-\(samples.count)"))
             }
@@ -80,7 +84,8 @@ struct FootprintBenchmark {
             progress(String(format: "footprint: %@: RSS %.1f MB, PSS %.1f MB, private %.1f MB", stage, figures.rss, figures.pss, figures.private))
         }
         try sample("connected, idle")
-        if ProcessInfo.processInfo.environment["C1NK_FOOTPRINT_IDLE_ONLY"] != nil { if let hold = ProcessInfo.processInfo.environment["C1NK_FOOTPRINT_HOLD"] { MainContext.spin(Double(hold)!) }; return FootprintFigures(samples: samples, calls: 0, answerer: "x") }
+        let binary = ProcessInfo.processInfo.environment["C1NK_ANSWER_BINARY"] ?? "c1nk-gst-answer (release build)"
+        if idleOnly { return FootprintFigures(samples: samples, calls: 0, answerer: binary) }
 
         for index in 0..<calls {
             let framesBefore = WebBenchmark.count("first-frame", in: events)
@@ -100,7 +105,6 @@ struct FootprintBenchmark {
 
         try compressedDay(broker: broker, server: server, base: "https://127.0.0.1:\(port)", directory: directory, progress: progress)
         try sample("after a day's traffic, compressed")
-        let binary = ProcessInfo.processInfo.environment["C1NK_ANSWER_BINARY"] ?? "c1nk-gst-answer (release build)"
         return FootprintFigures(samples: samples, calls: calls, answerer: binary)
     }
 

@@ -76,7 +76,7 @@ do {
         exit(0)
     }
     if options.footprint {
-        let figures = try FootprintBenchmark(calls: max(100, options.repeats)).run(progress: progress)
+        let figures = try FootprintBenchmark(calls: max(100, options.repeats), idleOnly: options.idleOnly).run(progress: progress)
         print(options.json ? figures.json : figures.table)
         exit(0)
     }
