@@ -23,8 +23,7 @@
   X(GdkPixbuf *, gdk_pixbuf_new, (GdkColorspace colorspace, int has_alpha, int bits, int width, int height), \
     (colorspace, has_alpha, bits, width, height), PIXBUF)                                                    \
   X(int, gdk_pixbuf_get_rowstride, (const GdkPixbuf *pixbuf), (pixbuf), PIXBUF)                              \
-  X(unsigned char *, gdk_pixbuf_get_pixels, (const GdkPixbuf *pixbuf), (pixbuf), PIXBUF)                     \
-  X(int, gdk_pixbuf_get_width, (const GdkPixbuf *pixbuf), (pixbuf), PIXBUF)
+  X(unsigned char *, gdk_pixbuf_get_pixels, (const GdkPixbuf *pixbuf), (pixbuf), PIXBUF)
 
 /* Functions without one: (name, parameters, arguments, library). */
 #define C1NK_VOID(X)                                                                                          \

@@ -98,6 +98,5 @@ C1NK_HIDDEN PangoAttribute *pango_attr_letter_spacing_new(int letter_spacing);
 C1NK_HIDDEN GdkPixbuf *gdk_pixbuf_new(GdkColorspace colorspace, int has_alpha, int bits_per_sample, int width, int height);
 C1NK_HIDDEN int gdk_pixbuf_get_rowstride(const GdkPixbuf *pixbuf);
 C1NK_HIDDEN unsigned char *gdk_pixbuf_get_pixels(const GdkPixbuf *pixbuf);
-C1NK_HIDDEN int gdk_pixbuf_get_width(const GdkPixbuf *pixbuf);
 
 #endif
