@@ -17,12 +17,28 @@ public struct RestreamMedia: Equatable, Sendable {
         let video = videoCodec.flatMap(Self.videoChain)
         let audio = audioCodec.flatMap(Self.audioChain)
         var branches: [String] = []
-        if let video { branches.append(Self.source("video") + " ! " + video + " name=pay0 pt=96") }
-        if let audio { branches.append(Self.source("audio") + " ! " + audio.chain + " name=pay\(branches.count) pt=97") }
+        if let video { branches.append(Self.source("video") + " ! " + video + " name=pay0 pt=\(Self.videoPayloadType)") }
+        if let audio {
+            branches.append(Self.source("audio") + " ! " + audio.chain + " name=pay\(branches.count) pt=\(Self.audioPayloadType)")
+        }
         guard !branches.isEmpty else { return nil }
         launch = "( " + branches.joined(separator: "  ") + " )"
         silence = audio?.silence
         hasVideo = video != nil
+    }
+
+    /// The payload types of the door's video and audio in the restream's SDP.
+    public static let videoPayloadType = 96
+    public static let audioPayloadType = 97
+
+    /// Whether a pad an `rtspsrc` client adds (`recv_rtp_src_<stream>_<ssrc>_<type>`) carries the
+    /// video (true) or the audio (false), from its payload type; nil for another pad. A client links
+    /// its branches by this, not by caps: rtspsrc adds both pads at once from two streaming threads,
+    /// and links by caps tried from both together (a launch line's `s. ! application/x-rtp,media=video`)
+    /// can both fail for one branch.
+    public static func carriesVideo(rtspsrcPad name: String) -> Bool? {
+        guard name.hasPrefix("recv_rtp_src_"), let type = name.split(separator: "_").last.flatMap({ Int($0) }) else { return nil }
+        return type == videoPayloadType ? true : type == audioPayloadType ? false : nil
     }
 
     /// A leaky live source: 64 packets (some two seconds of video) wait at most.

@@ -3,6 +3,7 @@ import CGStreamer
 import C1nkGLib
 import C1nkPipeline
 import C1nkProbes
+import C1nkRTSP
 import Foundation
 import Synchronization
 
@@ -64,19 +65,22 @@ struct RTSPBenchmark {
         let stamps = StampAgeProbe(width: width, height: height)
         var counters: [FrameCounter] = []
         var players: [OwnedPipeline] = []
+        var links: [SignalConnection?] = []
         var connectAt: Double?
         benchmark.whileMediaFlows = {
             let now = MainContext.monotonicSeconds()
             if connectAt == nil { connectAt = now + 1 }
             guard let at = connectAt, now >= at, players.count < clients else { return }
-            let (player, counter) = Self.client(url: "rtsp://127.0.0.1:\(port)/door", decoding: players.isEmpty ? stamps : nil,
+            let (player, counter, link) = Self.client(url: "rtsp://127.0.0.1:\(port)/door", decoding: players.isEmpty ? stamps : nil,
                                                 width: width, height: height)
             players.append(player)
             counters.append(counter)
+            links.append(link)
             connectAt = now + 0.05
         }
         let figures = try benchmark.run()
         for player in players { player.release() }
+        links.removeAll()
         let (wall, _) = reader.figures()
         let ages = stamps.figures
         return RTSPRun(clients: clients, wallMs: wall, rtspMs: LatencyStats(Array(ages.ages.dropFirst(60))),
@@ -85,13 +89,17 @@ struct RTSPBenchmark {
     }
 
     /// An `rtspsrc` client over TCP with no jitterbuffer delay: decoding the video for `stamps`, or receiving only.
-    static func client(url: String, decoding stamps: StampAgeProbe?, width: Int, height: Int) -> (OwnedPipeline, FrameCounter) {
+    static func client(url: String, decoding stamps: StampAgeProbe?, width: Int,
+                       height: Int) -> (OwnedPipeline, FrameCounter, SignalConnection?) {
         let video = stamps == nil ? "fakesink name=video sync=false"
             : "decodebin ! videoconvert ! video/x-raw,format=I420,width=\(width),height=\(height) ! fakesink name=reader sync=false"
         let description = "rtspsrc name=s location=\(url) latency=0 protocols=tcp"
-            + " s. ! application/x-rtp,media=video ! identity name=count ! \(video)"
-            + " s. ! application/x-rtp,media=audio ! fakesink sync=false"
+            + " identity name=count ! \(video)  fakesink name=audio sync=false"
         let player = try! OwnedPipeline(launching: description, name: "rtsp-client")
+        let links = player.pipeline.element(named: "s").map {
+            RestreamClientLinks.connect($0, video: player.pipeline.element(named: "count")?.staticPad("sink"),
+                                        audio: player.pipeline.element(named: "audio")?.staticPad("sink"))
+        }
         if let stamps, let pad = player.pipeline.element(named: "reader")?.staticPad("sink") { stamps.attach(to: pad) }
         let counter = FrameCounter()
         if let pad = player.pipeline.element(named: "count")?.staticPad("sink") {
@@ -101,7 +109,7 @@ struct RTSPBenchmark {
             }
         }
         player.start()
-        return (player, counter)
+        return (player, counter, links)
     }
 }
 

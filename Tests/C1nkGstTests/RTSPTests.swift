@@ -43,7 +43,8 @@ final class RTSPTests: XCTestCase {
     /// What a client that decoded too little got, for the failure's output.
     private func describe(_ client: RTSPClient) -> String {
         "client: \(client.error() ?? "no error"); \(client.videoPackets.value.load(ordering: .relaxed)) video packets in, "
-            + "\(client.frames.value.load(ordering: .relaxed)) frames decoded; restream packets \(restream.packets)"
+            + "\(client.frames.value.load(ordering: .relaxed)) frames decoded, \(client.audioBuffers) audio buffers; "
+            + "restream packets \(restream.packets)"
     }
 
     private func waitForError(_ client: RTSPClient, _ what: String) -> String {
@@ -59,7 +60,7 @@ final class RTSPTests: XCTestCase {
         if !waitUntil("frames decoded from rtsp://…/door", timeout: 8, { client.frames.value.load(ordering: .relaxed) >= 15 }) {
             print(describe(client))
         }
-        waitUntil("the door's audio track playing", timeout: 5) { client.audioBuffers >= 20 }
+        if !waitUntil("the door's audio track playing", timeout: 5, { client.audioBuffers >= 20 }) { print(describe(client)) }
         XCTAssertLessThan(client.audioPeak, 33, "before accept, the restream's audio is silence (the speaker's gate)")
         XCTAssertNil(harness.answerer.command("a"))
         waitUntil("the door's voice after accept", timeout: 5) { client.audioPeak > 3000 }
@@ -107,6 +108,15 @@ final class RTSPTests: XCTestCase {
         XCTAssertEqual(RestreamMedia(videoCodec: "VP8", audioCodec: "OPUS")?.silence, "opus")
         XCTAssertTrue(RestreamMedia(videoCodec: "H264", audioCodec: nil)?.launch.contains("rtph264pay") == true)
         XCTAssertNil(RestreamMedia(videoCodec: "AV1", audioCodec: "G722"))
+    }
+
+    func testAClientsPadsAreToldApartByTheRestreamsPayloadTypes() throws {
+        let media = try XCTUnwrap(RestreamMedia(videoCodec: "VP8", audioCodec: "OPUS"))
+        XCTAssertTrue(media.launch.contains("name=pay0 pt=96") && media.launch.contains("name=pay1 pt=97"))
+        XCTAssertEqual(RestreamMedia.carriesVideo(rtspsrcPad: "recv_rtp_src_0_818235163_96"), true)
+        XCTAssertEqual(RestreamMedia.carriesVideo(rtspsrcPad: "recv_rtp_src_1_4185265672_97"), false)
+        XCTAssertNil(RestreamMedia.carriesVideo(rtspsrcPad: "recv_rtp_src_0_818235163_100"))
+        XCTAssertNil(RestreamMedia.carriesVideo(rtspsrcPad: "send_rtcp_src_0"))
     }
 }
 
