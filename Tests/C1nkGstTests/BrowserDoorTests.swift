@@ -79,12 +79,15 @@ final class BrowserDoorTests: XCTestCase {
         let (outcome, relay) = try browserCall(seconds: 10)
         XCTAssertGreaterThan(relay.packetsFromDoor, 500, "the media crossed the relay")
         XCTAssertGreaterThanOrEqual(outcome.intactOfSentPercent, 99)
-        XCTAssertGreaterThanOrEqual(outcome.intactPercent, 97, "of the frames drawn, the encoder skipping a few at its start")
+        // Of the frames drawn: the encoder skips a few at its start, more while
+        // its estimate is still low (18 of 280 on a loaded machine).
+        XCTAssertGreaterThanOrEqual(outcome.intactPercent, 90, "of the frames drawn, the encoder skipping a few at its start")
         XCTAssertEqual(outcome.nacks, 0, "no NACK without a loss")
         // Chromium starts at 300 kbit/s and rises (probes, then climbs) only
         // on our feedback; how fast depends on the machine's load: seen from
-        // 1.3 to 3.3 Mbit/s by 10 s.
-        XCTAssertGreaterThanOrEqual(outcome.estimate(within: 10), 1_000_000, "the estimate rises on our feedback")
+        // 0.9 to 3.3 Mbit/s by 10 s. Receiver reports alone (8 % a second
+        // without loss) would take it to some 650 kbit/s.
+        XCTAssertGreaterThanOrEqual(outcome.estimate(within: 10), 800_000, "the estimate rises on our feedback")
     }
 
     /// A 600 kbit/s uplink with a 200 ms router queue: the browser adapts to
