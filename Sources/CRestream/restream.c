@@ -94,6 +94,21 @@ static gboolean tap_push_each (GstBuffer **buffer, guint index, gpointer data)
   return TRUE;
 }
 
+/* Whether a packet pushed now gets a time the media can send by. The appsrc
+ * stamps a packet on arrival with its clock less its base time; while the
+ * media first goes to PLAYING, the clock reaches the appsrc before the base
+ * time does, and a packet stamped then carries the clock's absolute time
+ * (hours). The server's TCP sink, which waits for each packet's time, then
+ * held that stream for the rest of the call, for every client: the door's
+ * audio never reached them. Such a packet is dropped instead. */
+static gboolean media_clock_ready (GstElement *appsrc)
+{
+  GST_OBJECT_LOCK (appsrc);
+  gboolean ready = GST_ELEMENT_CLOCK (appsrc) == NULL || GST_ELEMENT_CAST (appsrc)->base_time != 0;
+  GST_OBJECT_UNLOCK (appsrc);
+  return ready;
+}
+
 static GstPadProbeReturn tap_probe (GstPad *pad, GstPadProbeInfo *info, gpointer data)
 {
   Tap *tap = data;
@@ -105,6 +120,10 @@ static GstPadProbeReturn tap_probe (GstPad *pad, GstPadProbeInfo *info, gpointer
       && (tap->last_request == 0 || now - tap->last_request >= C1NK_RESTREAM_KEYFRAME_RETRY_US);
   g_mutex_unlock (&r->lock);
   if (!appsrc) return GST_PAD_PROBE_OK;
+  if (!media_clock_ready (appsrc)) {
+    gst_object_unref (appsrc);
+    return GST_PAD_PROBE_OK;
+  }
 
   GstCaps *caps = gst_pad_get_current_caps (pad);
   if (caps) {
